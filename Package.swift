@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-automerge",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "Automerge", targets: ["Automerge"]),
+        .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),
+        .executable(name: "automerge", targets: ["AutomergeCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(
+            name: "Automerge",
+            dependencies: [
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(name: "AutomergeConformance", dependencies: ["Automerge"]),
+        .executableTarget(
+            name: "AutomergeCLI",
+            dependencies: [
+                "Automerge",
+                "AutomergeConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "AutomergeTests", dependencies: ["Automerge", "AutomergeConformance"]),
+    ]
+)

@@ -1,0 +1,88 @@
+/// The contents of one change chunk, as the file format holds them.
+///
+/// Actor references inside ops are indices into ``actors``: index 0 is the
+/// author, 1... are the other actors the ops mention, sorted bytewise.
+/// This is the boundary between bytes and the CRDT: Storage turns bytes into
+/// this value and back; the op set never sees the bytes.
+struct StoredChange: Equatable, Sendable {
+    /// Hashes of the changes this one depends on, sorted bytewise.
+    var dependencies: [ChangeHash]
+    /// Author first, then the other actors the ops mention, sorted bytewise.
+    var actors: [ActorId]
+    /// The author's sequence number for this change (1, 2, 3, ...).
+    var sequence: UInt64
+    /// The counter of the first op (the op ids are startOp, startOp+1, ...).
+    var startOp: UInt64
+    /// The `time` field: milliseconds by the spec, seconds in some writers.
+    var time: Int64
+    /// The message, or nil when absent or empty.
+    var message: String?
+    /// The ops, in order.
+    var ops: [StoredOp]
+    /// Bytes after the op columns; kept and hashed verbatim.
+    var extraBytes: [UInt8]
+}
+
+/// An op id as a file stores it: a counter and an index into an actor table.
+struct StoredOpId: Hashable, Sendable {
+    var counter: UInt64
+    var actor: Int
+}
+
+/// One op row of a change or document chunk.
+struct StoredOp: Equatable, Sendable {
+    /// The object the op applies to; nil for the root map.
+    var object: StoredOpId?
+    /// The map key or list element the op targets.
+    var key: StoredKey
+    /// Whether the op inserts a new list element after `key`.
+    var insert: Bool
+    /// The action code (0...7 in valid input; see ``OpAction``).
+    var action: UInt64
+    /// The value column (the mark value for marks, the amount for increments).
+    var value: Primitive
+    /// In a change chunk: the predecessors, in the order stored. Empty in a document.
+    var predecessors: [StoredOpId]
+    /// In a document chunk: the op's id. Unused in a change chunk (ids are implicit).
+    var id: StoredOpId?
+    /// In a document chunk: the successors. Empty in a change chunk.
+    var successors: [StoredOpId]
+    /// The expand flag of mark ops.
+    var expand: Bool
+    /// The name of a mark begin op.
+    var markName: String?
+}
+
+/// The key column of an op.
+enum StoredKey: Hashable, Sendable {
+    /// A map key.
+    case map(String)
+    /// A list element id; nil is HEAD (the start of the list).
+    case element(StoredOpId?)
+}
+
+/// A document chunk, as stored.
+struct StoredDocument: Equatable, Sendable {
+    /// Every actor of the document, sorted bytewise when written.
+    var actors: [ActorId]
+    /// The heads, sorted bytewise.
+    var heads: [ChangeHash]
+    /// The change metadata rows, in change-graph order.
+    var changes: [StoredChangeMetadata]
+    /// The op rows: every op except deletes, objects in OpId order, with ids and successors.
+    var ops: [StoredOp]
+    /// For each head, the index of its change row (optional on load).
+    var headsIndex: [Int]
+}
+
+/// One row of a document chunk's change columns.
+struct StoredChangeMetadata: Equatable, Sendable {
+    var actor: Int
+    var sequence: UInt64
+    var maxOp: UInt64
+    var time: Int64
+    var message: String?
+    /// Indices of earlier rows, in the order of their hashes sorted bytewise.
+    var dependencies: [Int]
+    var extraBytes: [UInt8]
+}
