@@ -1,0 +1,146 @@
+/// What an op does; the raw values are the file format's action codes.
+enum OpAction: UInt8, Sendable {
+    case makeMap = 0
+    case set = 1
+    case makeList = 2
+    case delete = 3
+    case makeText = 4
+    case increment = 5
+    /// A legacy table object; Automerge treats it as a map.
+    case makeTable = 6
+    case mark = 7
+
+    /// The type of object a make op creates.
+    var objectType: ObjectKind? {
+        switch self {
+        case .makeMap: return .map
+        case .makeTable: return .table
+        case .makeList: return .list
+        case .makeText: return .text
+        default: return nil
+        }
+    }
+}
+
+/// The kinds of object, including the legacy table.
+enum ObjectKind: Sendable {
+    case map, table, list, text
+
+    var publicType: ObjType {
+        switch self {
+        case .map, .table: return .Map
+        case .list: return .List
+        case .text: return .Text
+        }
+    }
+
+    var isSequence: Bool { self == .list || self == .text }
+
+    init(_ type: ObjType) {
+        switch type {
+        case .Map: self = .map
+        case .List: self = .list
+        case .Text: self = .text
+        }
+    }
+
+    var makeAction: OpAction {
+        switch self {
+        case .map: return .makeMap
+        case .table: return .makeTable
+        case .list: return .makeList
+        case .text: return .makeText
+        }
+    }
+}
+
+/// A later op that overwrote (or, for counters, incremented) an op.
+struct Successor: Sendable, Equatable {
+    var id: OpId
+    /// The amount, when the successor is an increment.
+    var increment: Int64?
+}
+
+/// The key an op targets: a map key, or a sequence element id
+/// (``OpId/root`` for HEAD).
+enum OpKey: Hashable, Sendable {
+    case map(MapKey)
+    case element(OpId)
+}
+
+/// A map key. Keys compare and hash by their UTF-8 bytes, as Automerge does;
+/// Swift's `String ==` would merge canonically equivalent keys.
+struct MapKey: Hashable, Comparable, Sendable {
+    let string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func == (lhs: MapKey, rhs: MapKey) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(string.utf8.count)
+        for byte in string.utf8 { hasher.combine(byte) }
+    }
+    static func < (lhs: MapKey, rhs: MapKey) -> Bool { lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8) }
+}
+
+/// One stored op (deletes are never stored: they live on as successors).
+struct Op: Sendable {
+    var id: OpId
+    var action: OpAction
+    var insert: Bool
+    var key: OpKey
+    /// The scalar for `set`, the amount for `increment`, the mark value for a mark begin.
+    var value: Primitive
+    /// For marks: expand-before on a begin anchor, expand-after on an end anchor.
+    var expand: Bool = false
+    /// The name of a mark begin anchor; nil for an end anchor.
+    var markName: String? = nil
+    /// Ops that overwrote or incremented this one, sorted by op id.
+    var successors: [Successor] = []
+
+    var isCounter: Bool {
+        if action == .set, case .counter = value { return true }
+        return false
+    }
+
+    var isMark: Bool { action == .mark }
+    var isMarkBegin: Bool { action == .mark && markName != nil }
+    var isMarkEnd: Bool { action == .mark && markName == nil }
+
+    /// Whether the op contributes a value now: not an increment or mark, and
+    /// not overwritten (a counter stays visible while only incremented).
+    var isVisible: Bool {
+        switch action {
+        case .increment, .mark, .delete: return false
+        default:
+            if successors.isEmpty { return true }
+            return isCounter && successors.allSatisfy { $0.increment != nil }
+        }
+    }
+
+    /// Visibility at a point in history.
+    func isVisible(at clock: Clock) -> Bool {
+        switch action {
+        case .increment, .mark, .delete: return false
+        default:
+            guard clock.covers(id) else { return false }
+            let counter = isCounter
+            for successor in successors where clock.covers(successor.id) {
+                if !(counter && successor.increment != nil) { return false }
+            }
+            return true
+        }
+    }
+
+    /// The value of a counter including its increments (all, or those in `clock`).
+    func counterValue(at clock: Clock?) -> Int64 {
+        guard case .counter(let start) = value else { return 0 }
+        var total = start
+        for successor in successors {
+            guard let amount = successor.increment else { continue }
+            if let clock, !clock.covers(successor.id) { continue }
+            total = total &+ amount
+        }
+        return total
+    }
+}

@@ -1,0 +1,97 @@
+/// Reads of the current state (clock nil) or of a point in history.
+extension OpSet {
+    /// The visible ops of a map key, in op id order (the winner last).
+    func visibleOps(in object: ObjectState, key: MapKey, at clock: Clock?) -> [Op] {
+        guard let ops = object.entries[key] else { return [] }
+        if let clock { return ops.filter { $0.isVisible(at: clock) } }
+        return ops.filter(\.isVisible)
+    }
+
+    /// The keys with a visible value, sorted by UTF-8 bytes.
+    func visibleKeys(in object: ObjectState, at clock: Clock?) -> [MapKey] {
+        var keys: [MapKey] = []
+        for (key, ops) in object.entries {
+            let visible = clock.map { clock in ops.contains { $0.isVisible(at: clock) } } ?? ops.contains(where: \.isVisible)
+            if visible { keys.append(key) }
+        }
+        keys.sort()
+        return keys
+    }
+
+    /// A visible element of a sequence with the ops that make it visible.
+    struct VisibleElement {
+        var element: SequenceElement
+        /// The visible ops in op id order; the last one wins.
+        var ops: [Op]
+        /// Width in the sequence's index units.
+        var units: Int
+        var winner: Op { ops[ops.count - 1] }
+    }
+
+    /// Every visible element in order.
+    func visibleElements(in object: ObjectState, at clock: Clock?) -> [VisibleElement] {
+        var result: [VisibleElement] = []
+        let width = object.sequence.width
+        object.sequence.forEach { element in
+            let ops = clock.map { element.visibleOps(at: $0) } ?? element.visibleOps
+            if let last = ops.last {
+                result.append(VisibleElement(element: element, ops: ops, units: Int(width.units(of: last))))
+            }
+            return true
+        }
+        return result
+    }
+
+    /// The visible element covering unit `index`, with the units before it.
+    func visibleElement(in object: ObjectState, coveringUnit index: Int, at clock: Clock?) -> (VisibleElement, start: Int)? {
+        if let clock {
+            var start = 0
+            for element in visibleElements(in: object, at: clock) {
+                if index < start + element.units, element.units > 0 { return (element, start) }
+                start += element.units
+            }
+            return nil
+        }
+        guard let (location, start) = object.sequence.element(coveringUnit: index) else { return nil }
+        let element = object.sequence[location]
+        let ops = element.visibleOps
+        return (VisibleElement(element: element, ops: ops, units: Int(element.units)), start)
+    }
+
+    /// Length in index units.
+    func length(of object: ObjectState, at clock: Clock?) -> Int {
+        if object.kind.isSequence {
+            guard let clock else { return object.sequence.units }
+            return visibleElements(in: object, at: clock).reduce(0) { $0 + $1.units }
+        }
+        return visibleKeys(in: object, at: clock).count
+    }
+
+    /// The text of a text object (U+FFFC for non-string elements).
+    func text(of object: ObjectState, at clock: Clock?) -> String {
+        var result = ""
+        object.sequence.forEach { element in
+            let winner = clock.map { element.winner(at: $0) } ?? element.winner
+            if let winner {
+                if winner.action == .set, case .string(let s) = winner.value { result += s } else { result += TextWidth.objectReplacement }
+            }
+            return true
+        }
+        return result
+    }
+
+    /// The public value an op shows.
+    func value(of op: Op, at clock: Clock?) -> Value {
+        if let kind = op.action.objectType {
+            return .Object(objId(op.id), kind.publicType)
+        }
+        if op.isCounter { return .Scalar(.Counter(op.counterValue(at: clock))) }
+        return .Scalar(op.value.publicValue)
+    }
+
+    /// The exact value an op shows (counters with their increments applied).
+    func primitive(of op: Op, at clock: Clock?) -> Primitive {
+        if op.isCounter { return .counter(op.counterValue(at: clock)) }
+        return op.value
+    }
+}

@@ -1,0 +1,138 @@
+/// The CRDT state of a document: every object and every op, indexed for
+/// reads at the current state and, by clock, at any point in history.
+///
+/// The op set never sees bytes; it applies ``ChangeOp``s and answers
+/// queries. It is a value type: copying it (a fork) is O(1) and shares
+/// storage until either copy writes.
+struct OpSet: Sendable {
+    var actors = ActorTable()
+    private(set) var objects: [ObjectState]
+    private var objectIndex: [OpId: Int]
+    let encoding: TextEncoding
+    /// The largest op counter applied so far.
+    private(set) var maxOp: UInt64 = 0
+
+    init(encoding: TextEncoding) {
+        self.encoding = encoding
+        objects = [ObjectState(id: .root, kind: .map, parent: .root, keyInParent: nil, encoding: encoding)]
+        objectIndex = [.root: 0]
+    }
+
+    // MARK: Objects
+
+    func object(_ id: OpId) -> ObjectState? {
+        guard let index = objectIndex[id] else { return nil }
+        return objects[index]
+    }
+
+    func objectIndex(of id: OpId) -> Int? { objectIndex[id] }
+
+    var objectIds: [OpId] { objects.map(\.id) }
+
+    /// Translates a public object id.
+    func opId(for obj: ObjId) -> OpId? {
+        if obj.isRoot { return .root }
+        guard obj.counter <= maxOpCounter, let actor = actors.index(of: obj.actor) else { return nil }
+        let id = OpId(counter: UInt32(obj.counter), actor: actor)
+        return objectIndex[id] == nil ? nil : id
+    }
+
+    func objId(_ id: OpId) -> ObjId {
+        id.isRoot ? .ROOT : ObjId(counter: UInt64(id.counter), actor: actors[id.actor])
+    }
+
+    // MARK: Applying ops
+
+    enum ApplyError: Error, Equatable {
+        case missingObject(OpId)
+        case missingElement(OpId)
+        case notASequence(OpId)
+        case notAMap(OpId)
+        case duplicateObject(OpId)
+    }
+
+    /// Applies one op. Ops of a change must be applied in order, and a change
+    /// only after its dependencies.
+    mutating func apply(_ change: ChangeOp) throws(ApplyError) {
+        guard let index = objectIndex[change.object] else { throw .missingObject(change.object) }
+        maxOp = max(maxOp, UInt64(change.id.counter))
+        let successor = Successor(id: change.id, increment: change.incrementAmount)
+        let kind = objects[index].kind
+        switch change.key {
+        case .map(let key):
+            guard !kind.isSequence else { throw .notAMap(change.object) }
+            applyToMap(objectAt: index, key: key, change: change, successor: successor)
+        case .element(let element):
+            guard kind.isSequence else { throw .notASequence(change.object) }
+            if change.insert {
+                try applyInsert(objectAt: index, after: element, change: change)
+            } else {
+                try applyUpdate(objectAt: index, element: element, change: change, successor: successor)
+            }
+        }
+        if let created = change.action.objectType {
+            guard objectIndex[change.id] == nil else { throw .duplicateObject(change.id) }
+            let key: OpKey = change.insert ? .element(change.id) : change.key
+            objectIndex[change.id] = objects.count
+            objects.append(ObjectState(id: change.id, kind: created, parent: change.object, keyInParent: key, encoding: encoding))
+        }
+    }
+
+    private mutating func applyToMap(objectAt index: Int, key: MapKey, change: ChangeOp, successor: Successor) {
+        var ops = objects[index].entries.removeValue(forKey: key) ?? []
+        if !change.predecessors.isEmpty {
+            for i in ops.indices where change.predecessors.contains(ops[i].id) {
+                ops[i].addSuccessor(successor, actors: actors)
+            }
+        }
+        if change.action != .delete {
+            let op = change.storedOp
+            let position = ops.firstIndex { actors.precedes(op.id, $0.id) } ?? ops.endIndex
+            ops.insert(op, at: position)
+        }
+        if !ops.isEmpty { objects[index].entries[key] = ops }
+    }
+
+    private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
+        guard var location = objects[index].sequence.locationAfter(reference) else {
+            throw .missingElement(reference)
+        }
+        // RGA: among concurrent inserts after one element, the higher op id
+        // comes first, so skip every following element with a higher id.
+        let tree = objects[index].sequence
+        while let current = tree.nextExisting(from: location), actors.precedes(change.id, tree[current].id) {
+            location = SequenceTree.Location(leaf: current.leaf, index: current.index + 1)
+        }
+        objects[index].sequence.insert(SequenceElement(insertOp: change.storedOp), at: location)
+    }
+
+    private mutating func applyUpdate(objectAt index: Int, element: OpId, change: ChangeOp, successor: Successor) throws(ApplyError) {
+        guard let location = objects[index].sequence.location(of: element) else { throw .missingElement(element) }
+        let actors = self.actors
+        objects[index].sequence.modify(at: location) { element in
+            for pred in change.predecessors {
+                _ = element.modifyOp(pred) { $0.addSuccessor(successor, actors: actors) }
+            }
+            if change.action != .delete {
+                let op = change.storedOp
+                let position = element.updates.firstIndex { actors.precedes(op.id, $0.id) } ?? element.updates.endIndex
+                element.updates.insert(op, at: position)
+            }
+        }
+    }
+}
+
+extension Op {
+    mutating func addSuccessor(_ successor: Successor, actors: ActorTable) {
+        let position = successors.firstIndex { actors.precedes(successor.id, $0.id) } ?? successors.endIndex
+        successors.insert(successor, at: position)
+    }
+}
+
+extension SequenceTree {
+    /// `location` itself if it holds an element, else the next element, else nil.
+    func nextExisting(from location: Location) -> Location? {
+        if location.index < nodes[Int(location.leaf)].elements.count { return location }
+        return successor(of: Location(leaf: location.leaf, index: location.index - 1))
+    }
+}

@@ -1,0 +1,239 @@
+/// The elements of one list or text object in RGA order (deleted elements
+/// included), as a B+ tree whose nodes carry the total width of their
+/// visible elements.
+///
+/// Lookups by index, positions of element ids and inserts all take
+/// O(log n): inner nodes are summed on the way down, an element id maps to
+/// its leaf, and leaves know their parents so a position is summed on the
+/// way up. Nodes live in one array and refer to each other by index, which
+/// keeps the tree a value type (copy-on-write for forks) without per-node
+/// reference counting.
+struct SequenceTree: Sendable {
+    struct Node: Sendable {
+        var parent: Int32 = -1
+        var isLeaf: Bool
+        var elements: [SequenceElement] = []
+        var children: [Int32] = []
+        var units: Int = 0
+        /// The next leaf in order (leaves only).
+        var next: Int32 = -1
+    }
+
+    /// A place in the tree: a leaf and an index in it.
+    struct Location: Equatable {
+        var leaf: Int32
+        var index: Int
+    }
+
+    static let maxLeafElements = 64
+    static let maxChildren = 32
+
+    private(set) var nodes: [Node]
+    private var root: Int32 = 0
+    /// The first leaf never changes: splits move the right half out.
+    private let firstLeaf: Int32 = 0
+    private var leafOfElement: [OpId: Int32] = [:]
+    let width: WidthRule
+
+    init(width: WidthRule) {
+        self.width = width
+        nodes = [Node(isLeaf: true)]
+    }
+
+    /// Total width of the visible elements.
+    var units: Int { nodes[Int(root)].units }
+
+    /// Number of elements, visible or not.
+    var elementCount: Int { leafOfElement.count }
+
+    func contains(_ id: OpId) -> Bool { leafOfElement[id] != nil }
+
+    // MARK: Reading
+
+    subscript(location: Location) -> SequenceElement {
+        nodes[Int(location.leaf)].elements[location.index]
+    }
+
+    /// The location of the element with `id`.
+    func location(of id: OpId) -> Location? {
+        guard let leaf = leafOfElement[id] else { return nil }
+        let elements = nodes[Int(leaf)].elements
+        guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
+        return Location(leaf: leaf, index: index)
+    }
+
+    /// The location right after `location`, or nil at the end.
+    func successor(of location: Location) -> Location? {
+        var leaf = location.leaf
+        var index = location.index + 1
+        while index >= nodes[Int(leaf)].elements.count {
+            leaf = nodes[Int(leaf)].next
+            if leaf < 0 { return nil }
+            index = 0
+        }
+        return Location(leaf: leaf, index: index)
+    }
+
+    /// The first element's location, or nil when empty.
+    var startLocation: Location? {
+        var leaf = firstLeaf
+        while nodes[Int(leaf)].elements.isEmpty {
+            leaf = nodes[Int(leaf)].next
+            if leaf < 0 { return nil }
+        }
+        return Location(leaf: leaf, index: 0)
+    }
+
+    /// The visible element covering unit `offset` (0-based), with the units
+    /// before it. Zero-width elements are never returned.
+    func element(coveringUnit offset: Int) -> (location: Location, start: Int)? {
+        guard offset >= 0, offset < units else { return nil }
+        var remaining = offset
+        var start = 0
+        var node = root
+        while !nodes[Int(node)].isLeaf {
+            var next: Int32 = -1
+            for child in nodes[Int(node)].children {
+                let childUnits = nodes[Int(child)].units
+                if remaining < childUnits { next = child; break }
+                remaining -= childUnits
+                start += childUnits
+            }
+            guard next >= 0 else { return nil }
+            node = next
+        }
+        for (index, element) in nodes[Int(node)].elements.enumerated() {
+            let elementUnits = Int(element.units)
+            if remaining < elementUnits { return (Location(leaf: node, index: index), start) }
+            remaining -= elementUnits
+            start += elementUnits
+        }
+        return nil
+    }
+
+    /// The visible width before the element at `location`.
+    func unitsBefore(_ location: Location) -> Int {
+        var total = 0
+        let elements = nodes[Int(location.leaf)].elements
+        for index in 0..<location.index { total += Int(elements[index].units) }
+        var child = location.leaf
+        var parent = nodes[Int(child)].parent
+        while parent >= 0 {
+            for sibling in nodes[Int(parent)].children {
+                if sibling == child { break }
+                total += nodes[Int(sibling)].units
+            }
+            child = parent
+            parent = nodes[Int(parent)].parent
+        }
+        return total
+    }
+
+    /// Calls `body` with every element in order until it returns false.
+    func forEach(from start: Location? = nil, _ body: (SequenceElement) throws -> Bool) rethrows {
+        guard var location = start ?? startLocation else { return }
+        while true {
+            let elements = nodes[Int(location.leaf)].elements
+            for index in location.index..<elements.count {
+                if try !body(elements[index]) { return }
+            }
+            var leaf = nodes[Int(location.leaf)].next
+            while leaf >= 0 && nodes[Int(leaf)].elements.isEmpty { leaf = nodes[Int(leaf)].next }
+            if leaf < 0 { return }
+            location = Location(leaf: leaf, index: 0)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Applies `body` to the element at `location` and updates the widths.
+    mutating func modify(at location: Location, _ body: (inout SequenceElement) -> Void) {
+        let leaf = Int(location.leaf)
+        let before = nodes[leaf].elements[location.index].units
+        body(&nodes[leaf].elements[location.index])
+        let after = width.units(of: nodes[leaf].elements[location.index].winner)
+        nodes[leaf].elements[location.index].units = after
+        if after != before { addUnits(Int(after - before), from: location.leaf) }
+    }
+
+    /// Inserts `element` at `location` (an index may equal the leaf's count).
+    mutating func insert(_ element: SequenceElement, at location: Location) {
+        var element = element
+        element.units = width.units(of: element.winner)
+        let leaf = Int(location.leaf)
+        nodes[leaf].elements.insert(element, at: location.index)
+        leafOfElement[element.id] = location.leaf
+        if element.units != 0 { addUnits(Int(element.units), from: location.leaf) }
+        if nodes[leaf].elements.count > Self.maxLeafElements { splitLeaf(location.leaf) }
+    }
+
+    /// The location just after the element `id`, or the very start for HEAD.
+    func locationAfter(_ id: OpId) -> Location? {
+        if id.isRoot { return Location(leaf: firstLeaf, index: 0) }
+        guard let location = location(of: id) else { return nil }
+        return Location(leaf: location.leaf, index: location.index + 1)
+    }
+
+    private mutating func addUnits(_ delta: Int, from leaf: Int32) {
+        var node = leaf
+        while node >= 0 {
+            nodes[Int(node)].units += delta
+            node = nodes[Int(node)].parent
+        }
+    }
+
+    private mutating func splitLeaf(_ leaf: Int32) {
+        let left = Int(leaf)
+        let half = nodes[left].elements.count / 2
+        var right = Node(isLeaf: true)
+        right.elements = Array(nodes[left].elements[half...])
+        nodes[left].elements.removeSubrange(half...)
+        right.units = right.elements.reduce(0) { $0 + Int($1.units) }
+        nodes[left].units -= right.units
+        right.next = nodes[left].next
+        let rightIndex = Int32(nodes.count)
+        nodes[left].next = rightIndex
+        for element in right.elements { leafOfElement[element.id] = rightIndex }
+        nodes.append(right)
+        attachSibling(rightIndex, after: leaf)
+    }
+
+    /// Puts `sibling` right after `node` in `node`'s parent, growing the tree
+    /// at the root when `node` has no parent.
+    private mutating func attachSibling(_ sibling: Int32, after node: Int32) {
+        let parent = nodes[Int(node)].parent
+        if parent < 0 {
+            var newRoot = Node(isLeaf: false)
+            newRoot.children = [node, sibling]
+            newRoot.units = nodes[Int(node)].units + nodes[Int(sibling)].units
+            let rootIndex = Int32(nodes.count)
+            nodes.append(newRoot)
+            nodes[Int(node)].parent = rootIndex
+            nodes[Int(sibling)].parent = rootIndex
+            root = rootIndex
+            return
+        }
+        nodes[Int(sibling)].parent = parent
+        let position = nodes[Int(parent)].children.firstIndex(of: node)! + 1
+        nodes[Int(parent)].children.insert(sibling, at: position)
+        if nodes[Int(parent)].children.count > Self.maxChildren { splitInner(parent) }
+    }
+
+    private mutating func splitInner(_ node: Int32) {
+        let left = Int(node)
+        let half = nodes[left].children.count / 2
+        var right = Node(isLeaf: false)
+        right.children = Array(nodes[left].children[half...])
+        nodes[left].children.removeSubrange(half...)
+        let rightIndex = Int32(nodes.count)
+        var moved = 0
+        for child in right.children {
+            nodes[Int(child)].parent = rightIndex
+            moved += nodes[Int(child)].units
+        }
+        right.units = moved
+        nodes[left].units -= moved
+        nodes.append(right)
+        attachSibling(rightIndex, after: node)
+    }
+}
