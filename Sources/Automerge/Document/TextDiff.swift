@@ -11,9 +11,11 @@
 //   divide-and-conquer, not just once. A non-empty prefix is reported before
 //   the middle part, a non-empty suffix after it.
 // * The middle snake search explores diagonals from k = +d down to k = -d,
-//   forward pass before backward pass for each d, and prefers moving "down"
-//   (an insertion) on ties (`v[k-1] < v[k+1]` is a strict comparison). This is
-//   why e.g. "X" -> "Y" yields insert-then-delete rather than delete-then-insert.
+//   forward pass before backward pass for each d, and returns the first
+//   overlap it meets. Between two equally far-reaching predecessors it takes
+//   the step from diagonal k-1 (`v[k-1] < v[k+1]` is a strict comparison).
+//   Which overlap is met first decides between equally short scripts; with
+//   this order e.g. "X" -> "Y" yields insert-then-delete, not the reverse.
 // * The forward pass returns the snake's *start* point; the backward pass
 //   returns the snake's end point mapped back to forward coordinates.
 // * Diagonals are not clamped to the edit grid: furthest-reaching values may
