@@ -1,0 +1,157 @@
+import Foundation
+
+extension Document {
+    /// Commits pending edits as one change with an optional message and time.
+    /// The time is stored in milliseconds since the epoch (the binary
+    /// format's unit); without one, the change's time is 0, as in Rust.
+    public func commitWith(message: String? = nil, timestamp: Date? = nil) {
+        locked { state in
+            state.commit(message: message, time: timestamp.map(Primitive.milliseconds(of:)) ?? 0)
+        }
+    }
+
+    /// The hashes of the changes nothing else depends on yet.
+    public func heads() -> Set<ChangeHash> {
+        locked { state in
+            state.commit()
+            return state.history.heads
+        }
+    }
+
+    /// Every change hash in the order the document applied them.
+    public func getHistory() -> [ChangeHash] {
+        locked { state in
+            state.commit()
+            return state.history.records.map(\.hash)
+        }
+    }
+
+    /// The change with `hash`, or nil if the document does not have it.
+    public func change(hash: ChangeHash) -> Change? {
+        locked { state in
+            state.commit()
+            guard let record = state.history.record(hash) else { return nil }
+            return state.publicChange(record)
+        }
+    }
+
+    /// An independent copy with a new random actor.
+    public func fork() -> Document {
+        locked { state in
+            state.commit()
+            var copy = state
+            copy.actor = ActorId()
+            return Document(state: copy)
+        }
+    }
+
+    /// A copy of the document as it was at `heads`, with a new random actor.
+    public func forkAt(heads: Set<ChangeHash>) throws -> Document {
+        try locked { state throws(AutomergeError) in
+            state.commit()
+            let missing = state.history.missing(heads)
+            guard missing.isEmpty else { throw .unknownHeads(missing) }
+            let included = state.history.ancestors(of: heads)
+            var copy = DocumentState(actor: ActorId(), encoding: state.encoding)
+            for (index, record) in state.history.records.enumerated() where included[index] {
+                try copy.applyInOrder(try DocumentState.decodeChange(record.bytes))
+            }
+            return Document(state: copy)
+        }
+    }
+
+    /// Applies every change of `other` this document lacks.
+    public func merge(other: Document) throws {
+        _ = try mergeChanges(other: other)
+    }
+
+    /// Merges `other` and returns what changed, as patches.
+    public func mergeWithPatches(other: Document) throws -> [Patch] {
+        let before = heads()
+        try merge(other: other)
+        return difference(from: before, to: heads())
+    }
+
+    private func mergeChanges(other: Document) throws(AutomergeError) {
+        if other === self { return }
+        let known = locked { state in
+            state.commit()
+            return state.history
+        }
+        let records = other.locked { otherState in
+            otherState.commit()
+            return otherState.history.records.filter { !known.contains($0.hash) }
+        }
+        var changes: [DecodedChange] = []
+        for record in records { changes.append(try DocumentState.decodeChange(record.bytes)) }
+        try locked { state throws(AutomergeError) in try state.apply(changes) }
+    }
+
+    /// The document in the binary format, columns of 256 bytes or more deflated.
+    public func save() -> Data {
+        save(compress: true)
+    }
+
+    /// The document in the binary format; `compress: false` deflates nothing
+    /// (the deterministic form that conformance tests compare byte for byte).
+    public func save(compress: Bool) -> Data {
+        locked { state in
+            state.commit()
+            state.lastEncodedHeads = state.history.heads
+            return Data(state.save(compress: compress))
+        }
+    }
+
+    /// Loads a document from bytes: a saved document, change chunks, or any concatenation.
+    public convenience init(_ bytes: Data, textEncoding: TextEncoding = .unicodeScalar) throws {
+        let state = try DocumentState.load([UInt8](bytes), actor: ActorId(), encoding: textEncoding)
+        self.init(state: state)
+    }
+
+    /// The changes made since the last `save()` or `encodeNewChanges()`, as change chunks.
+    public func encodeNewChanges() -> Data {
+        locked { state in
+            state.commit()
+            let records = state.history.records(notReachableFrom: state.lastEncodedHeads)
+            state.lastEncodedHeads = state.history.heads
+            return Data(records.flatMap(\.bytes))
+        }
+    }
+
+    /// The changes not reachable from `heads`, as change chunks.
+    public func encodeChangesSince(heads: Set<ChangeHash>) throws -> Data {
+        try locked { state throws(AutomergeError) in
+            state.commit()
+            let missing = state.history.missing(heads)
+            guard missing.isEmpty else { throw .unknownHeads(missing) }
+            return Data(state.history.records(notReachableFrom: heads).flatMap(\.bytes))
+        }
+    }
+
+    /// Applies change chunks (or a saved document) received from another peer.
+    public func applyEncodedChanges(encoded: Data) throws {
+        try locked { state throws(AutomergeError) in try state.applyEncoded([UInt8](encoded)) }
+    }
+
+    /// Applies encoded changes and returns what changed, as patches.
+    public func applyEncodedChangesWithPatches(encoded: Data) throws -> [Patch] {
+        let before = heads()
+        try applyEncodedChanges(encoded: encoded)
+        return difference(from: before, to: heads())
+    }
+}
+
+extension DocumentState {
+    func publicChange(_ record: ChangeRecord) -> Change {
+        Change(actorId: ops.actors[record.actor], seq: record.sequence, message: record.message,
+               deps: Set(record.dependencies),
+               timestamp: Date(timeIntervalSince1970: Double(record.time) / 1000),
+               bytes: Data(ChangeCodec.publicBytes(record.bytes)), hash: record.hash)
+    }
+
+    /// Applies changes in exactly the given order (a document's own rows).
+    mutating func applyInOrder(_ change: DecodedChange) throws(AutomergeError) {
+        let applied = try apply([change])
+        guard applied.count == 1 else { throw .invalidChange("change \(change.hash) is missing dependencies") }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// An Automerge document: a JSON-like tree of maps, lists, text, counters
+/// and scalars that many peers edit concurrently and merge without conflicts.
+///
+/// Source-compatible with automerge-swift's `Document`. Edits go into an
+/// implicit transaction that is committed when you call ``commitWith(message:timestamp:)``,
+/// read ``heads()``, save, fork or merge. A `Document` is safe to use from
+/// many threads: every call holds an internal lock.
+public final class Document: @unchecked Sendable {
+    private let lock = NSLock()
+    var state: DocumentState
+
+    /// A new, empty document with a random actor.
+    public init(textEncoding: TextEncoding = .unicodeScalar) {
+        state = DocumentState(actor: ActorId(), encoding: textEncoding)
+    }
+
+    init(state: DocumentState) {
+        self.state = state
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    func locked<T, E: Error>(_ body: (inout DocumentState) throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+
+    /// The actor this document writes as. Setting it commits pending edits first.
+    public var actor: ActorId {
+        get { locked { $0.actor } }
+        set {
+            locked { state in
+                state.commit()
+                state.actor = newValue
+            }
+        }
+    }
+
+    /// The unit in which this document counts text positions and lengths.
+    public var textEncoding: TextEncoding { locked { $0.encoding } }
+
+    // MARK: Writing maps
+
+    /// Sets `key` in the map `obj` to a scalar value.
+    public func put(obj: ObjId, key: String, value: ScalarValue) throws {
+        try locked { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .set, value: Primitive(value)) }
+    }
+
+    /// Sets `key` in the map `obj` to a new, empty object and returns its id.
+    public func putObject(obj: ObjId, key: String, ty: ObjType) throws -> ObjId {
+        try locked { state throws(AutomergeError) in
+            let id = try state.put(obj, key: key, action: ObjectKind(ty).makeAction, value: .null)
+            return state.ops.objId(id!)
+        }
+    }
+
+    /// Removes `key` from the map `obj` (no change if absent).
+    public func delete(obj: ObjId, key: String) throws {
+        try locked { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .delete, value: .null) }
+    }
+
+    /// Adds `by` to the counter at `key`.
+    public func increment(obj: ObjId, key: String, by: Int64) throws {
+        try locked { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .increment, value: .int(by)) }
+    }
+
+    // MARK: Writing lists and text
+
+    /// Replaces the element at `index` of the list `obj`.
+    public func put(obj: ObjId, index: UInt64, value: ScalarValue) throws {
+        try locked { state throws(AutomergeError) in _ = try state.put(obj, index: index, action: .set, value: Primitive(value)) }
+    }
+
+    /// Replaces the element at `index` of the list `obj` with a new object.
+    public func putObject(obj: ObjId, index: UInt64, ty: ObjType) throws -> ObjId {
+        try locked { state throws(AutomergeError) in
+            let object = try state.object(obj)
+            guard object.kind == .list else { throw .wrongObjectType(obj, object.kind.publicType, operation: "putObject at an index") }
+            let id = try state.put(obj, index: index, action: ObjectKind(ty).makeAction, value: .null)
+            return state.ops.objId(id!)
+        }
+    }
+
+    /// Inserts a scalar at `index` of a list or text.
+    public func insert(obj: ObjId, index: UInt64, value: ScalarValue) throws {
+        try locked { state throws(AutomergeError) in _ = try state.insert(obj, index: index, action: .set, value: Primitive(value)) }
+    }
+
+    /// Inserts a new, empty object at `index` of the list `obj` and returns its id.
+    public func insertObject(obj: ObjId, index: UInt64, ty: ObjType) throws -> ObjId {
+        try locked { state throws(AutomergeError) in
+            let id = try state.insert(obj, index: index, action: ObjectKind(ty).makeAction, value: .null)
+            return state.ops.objId(id)
+        }
+    }
+
+    /// Deletes the element at `index` of a list or text.
+    public func delete(obj: ObjId, index: UInt64) throws {
+        try locked { state throws(AutomergeError) in try state.delete(obj, index: index) }
+    }
+
+    /// Adds `by` to the counter at `index`.
+    public func increment(obj: ObjId, index: UInt64, by: Int64) throws {
+        try locked { state throws(AutomergeError) in _ = try state.put(obj, index: index, action: .increment, value: .int(by)) }
+    }
+
+    /// Deletes `delete` elements at `start` (before it, if negative) and inserts `values` there.
+    public func splice(obj: ObjId, start: UInt64, delete: Int64, values: [ScalarValue]) throws {
+        try locked { state throws(AutomergeError) in try state.splice(obj, start: start, delete: delete, values: values.map(Primitive.init)) }
+    }
+
+    /// Deletes `delete` units of text at `start` and inserts `value` there.
+    public func spliceText(obj: ObjId, start: UInt64, delete: Int64, value: String? = nil) throws {
+        try locked { state throws(AutomergeError) in try state.spliceText(obj, start: start, delete: delete, text: value ?? "") }
+    }
+
+    /// Changes the text `obj` to `value` with the fewest edits (a diff over
+    /// grapheme clusters, as Rust's `update_text`).
+    public func updateText(obj: ObjId, value: String) throws {
+        try locked { state throws(AutomergeError) in try state.updateText(obj, to: value) }
+    }
+
+    /// Marks `start..<end` of the text `obj` with `name` = `value`; a null value removes the mark.
+    public func mark(obj: ObjId, start: UInt64, end: UInt64, expand: ExpandMark, name: String, value: ScalarValue) throws {
+        try locked { state throws(AutomergeError) in
+            try state.mark(obj, start: start, end: end, expand: expand, name: name, value: Primitive(value))
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// Cursors, path lookup and text replacement.
+extension DocumentState {
+    func cursor(_ obj: ObjId, position: UInt64, heads: Set<ChangeHash>?) throws(AutomergeError) -> Cursor {
+        let object = try self.object(obj)
+        guard object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "cursor") }
+        let clock = try clock(heads)
+        let length = UInt64(ops.length(of: object, at: clock))
+        if position == length { return Cursor(anchor: .end) }
+        guard position < length, let (element, _) = ops.visibleElement(in: object, coveringUnit: Int(position), at: clock) else {
+            throw .indexOutOfBounds(index: position, length: length)
+        }
+        let id = element.element.id
+        return Cursor(anchor: .element(counter: UInt64(id.counter), actor: ops.actors[id.actor], before: false))
+    }
+
+    func position(_ obj: ObjId, cursor: Cursor, heads: Set<ChangeHash>?) throws(AutomergeError) -> UInt64 {
+        let object = try self.object(obj)
+        guard object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "cursor position") }
+        let clock = try clock(heads)
+        switch cursor.anchor {
+        case .start: return 0
+        case .end: return UInt64(ops.length(of: object, at: clock))
+        case .element(let counter, let actor, let before):
+            guard counter >= 1, counter <= maxOpCounter, let actorIndex = ops.actors.index(of: actor) else {
+                throw .invalidCursor("\(cursor) does not name an element of \(obj)")
+            }
+            let id = OpId(counter: UInt32(counter), actor: actorIndex)
+            guard object.sequence.contains(id) else { throw .invalidCursor("\(cursor) does not name an element of \(obj)") }
+            if let clock, !clock.covers(id) { throw .invalidCursor("\(cursor) did not exist at those heads") }
+            let (index, visible) = position(of: id, in: object, at: clock)
+            if !visible && before { return UInt64(max(index - 1, 0)) }
+            return UInt64(index)
+        }
+    }
+
+    /// Follows a path of map keys and list indices from the root.
+    /// Accepts `.a.[0].b`, `a.[0].b` and `/a/0/b`; an empty path is the root.
+    func lookup(path: String) throws(AutomergeError) -> ObjId? {
+        let separator: Character = path.hasPrefix("/") ? "/" : "."
+        let components = path.split(separator: separator, omittingEmptySubsequences: true)
+        var current = ObjId.ROOT
+        for component in components {
+            let object = try self.object(current)
+            let value: Op?
+            if object.kind.isSequence {
+                var text = Substring(component)
+                if text.hasPrefix("[") && text.hasSuffix("]") { text = text.dropFirst().dropLast() }
+                guard let index = UInt64(text) else { throw .invalidPath("\(component) is not an index in \(path)") }
+                value = ops.visibleElement(in: object, coveringUnit: Int(clamping: index), at: nil)?.0.winner
+            } else {
+                value = ops.visibleOps(in: object, key: MapKey(String(component)), at: nil).last
+            }
+            guard let value, value.action.objectType != nil else { return nil }
+            current = ops.objId(value.id)
+        }
+        return current
+    }
+
+    /// Replaces the text of `obj` with `target` through a grapheme diff.
+    mutating func updateText(_ obj: ObjId, to target: String) throws(AutomergeError) {
+        let old = Array(try text(obj, heads: nil))
+        let new = Array(target)
+        var index: UInt64 = 0
+        func width(_ characters: ArraySlice<Character>) -> UInt64 {
+            UInt64(characters.reduce(0) { $0 + TextWidth.width(of: String($1), in: encoding) })
+        }
+        for edit in TextDiff.myers(old, new) {
+            switch edit {
+            case .equal(let oldIndex, _, let count):
+                index += width(old[oldIndex..<oldIndex + count])
+            case .delete(let oldIndex, let count, _):
+                try spliceText(obj, start: index, delete: Int64(width(old[oldIndex..<oldIndex + count])), text: "")
+            case .insert(_, let newIndex, let count):
+                let inserted = String(new[newIndex..<newIndex + count])
+                try spliceText(obj, start: index, delete: 0, text: inserted)
+                index += width(new[newIndex..<newIndex + count])
+            }
+        }
+    }
+}

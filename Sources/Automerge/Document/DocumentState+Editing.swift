@@ -1,0 +1,194 @@
+/// Local edits. Each generates exactly the ops Rust generates for the same
+/// call (no op for a no-op put, a delete of the losers when a put confirms a
+/// conflicted winner, inserts before deletes in a splice, one op per Unicode
+/// scalar of text), because those ops decide the change hashes.
+extension DocumentState {
+    // MARK: Maps
+
+    mutating func put(_ obj: ObjId, key: String, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId? {
+        let object = try self.object(obj)
+        guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "a map key") }
+        let visible = ops.visibleOps(in: object, key: MapKey(key), at: nil)
+        return try write(object: object, key: .map(MapKey(key)), visible: visible, action: action, value: value, prop: .Key(key))
+    }
+
+    // MARK: Lists and text
+
+    /// The visible element at `index`, or an out-of-bounds error.
+    func element(_ object: ObjectState, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
+        guard index < UInt64(Int.max), let (element, _) = ops.visibleElement(in: object, coveringUnit: Int(index), at: nil) else {
+            throw .indexOutOfBounds(index: index, length: UInt64(object.sequence.units))
+        }
+        return element
+    }
+
+    mutating func put(_ obj: ObjId, index: UInt64, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId? {
+        let object = try sequence(obj, operation: "an index")
+        let element = try self.element(object, at: index)
+        return try write(object: object, key: .element(element.element.id), visible: element.ops, action: action, value: value, prop: .Index(index))
+    }
+
+    /// Emits the op for a put, delete or increment of one key or element,
+    /// resolving it as Rust's `resolve_action` does.
+    private mutating func write(object: ObjectState, key: OpKey, visible: [Op], action: OpAction, value: Primitive, prop: Prop) throws(AutomergeError) -> OpId? {
+        var action = action
+        var predecessors = visible.map(\.id)
+        switch action {
+        case .set:
+            if let winner = visible.last, winner.action == .set, !winner.isCounter, winner.value.rustEquals(value) {
+                if visible.count == 1 { return nil }
+                // Confirming the winner of a conflict deletes the losers.
+                action = .delete
+                predecessors.removeLast()
+            }
+        case .delete:
+            if visible.isEmpty { return nil }
+        case .increment:
+            guard visible.contains(where: \.isCounter) else { throw .notACounter(ops.objId(object.id), prop) }
+        default:
+            break
+        }
+        let id = try nextOpId()
+        try record(ChangeOp(id: id, object: object.id, key: key, insert: false, action: action,
+                            value: action == .delete ? .null : value, predecessors: predecessors))
+        return id
+    }
+
+    mutating func insert(_ obj: ObjId, index: UInt64, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId {
+        let object = try sequence(obj, operation: "insert")
+        var reference = try insertionReference(object, at: index)
+        return try insertElement(object.id, after: &reference, action: action, value: value)
+    }
+
+    private mutating func insertElement(_ object: OpId, after reference: inout OpId, action: OpAction, value: Primitive,
+                                        expand: Bool = false, markName: String? = nil) throws(AutomergeError) -> OpId {
+        let id = try nextOpId()
+        try record(ChangeOp(id: id, object: object, key: .element(reference), insert: true, action: action,
+                            value: value, predecessors: [], expand: expand, markName: markName))
+        reference = id
+        return id
+    }
+
+    mutating func delete(_ obj: ObjId, index: UInt64) throws(AutomergeError) {
+        let object = try sequence(obj, operation: "delete at an index")
+        if object.kind == .text {
+            try splice(object, start: index, delete: 1, values: [])
+        } else {
+            _ = try put(obj, index: index, action: .delete, value: .null)
+        }
+    }
+
+    mutating func splice(_ obj: ObjId, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
+        let object = try sequence(obj, operation: "splice")
+        try splice(object, start: start, delete: delete, values: values)
+    }
+
+    mutating func spliceText(_ obj: ObjId, start: UInt64, delete: Int64, text: String) throws(AutomergeError) {
+        let object = try self.object(obj)
+        guard object.kind == .text else { throw .wrongObjectType(obj, object.kind.publicType, operation: "spliceText") }
+        let values: [Primitive] = encoding == .graphemeCluster
+            ? text.map { .string(String($0)) }
+            : text.unicodeScalars.map { .string(String($0)) }
+        try splice(object, start: start, delete: delete, values: values)
+    }
+
+    /// Inserts `values` at `start`, then deletes `delete` units after them
+    /// (a negative count deletes before `start`), as Rust's `inner_splice`.
+    private mutating func splice(_ object: ObjectState, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
+        var index = start
+        var remaining = delete.magnitude
+        if delete < 0 {
+            guard delete.magnitude <= start else { throw .indexOutOfBounds(index: start, length: UInt64(object.sequence.units)) }
+            index = start - delete.magnitude
+        }
+        guard index <= UInt64(object.sequence.units) else {
+            throw .indexOutOfBounds(index: index, length: UInt64(object.sequence.units))
+        }
+        var insertedUnits = 0
+        if !values.isEmpty {
+            var reference = try insertionReference(object, at: index)
+            let width = object.sequence.width
+            for value in values {
+                let id = try insertElement(object.id, after: &reference, action: .set, value: value)
+                insertedUnits += Int(width.units(of: Op(id: id, action: .set, insert: true, key: .element(.root), value: value)))
+            }
+        }
+        var deleteIndex = Int(index) + insertedUnits
+        while remaining > 0 {
+            let current = ops.object(object.id)!
+            guard let (element, elementStart) = ops.visibleElement(in: current, coveringUnit: deleteIndex, at: nil) else { break }
+            let step = UInt64(element.units)
+            if elementStart < deleteIndex {
+                // Deleting from the middle of a multi-unit element: move to the next one.
+                deleteIndex = elementStart + element.units
+                continue
+            }
+            let id = try nextOpId()
+            try record(ChangeOp(id: id, object: object.id, key: .element(element.element.id), insert: false,
+                                action: .delete, value: .null, predecessors: element.ops.map(\.id)))
+            remaining = remaining > step ? remaining - step : 0
+        }
+    }
+
+    mutating func mark(_ obj: ObjId, start: UInt64, end: UInt64, expand: ExpandMark, name: String, value: Primitive) throws(AutomergeError) {
+        let object = try self.object(obj)
+        guard object.kind == .text else { throw .wrongObjectType(obj, object.kind.publicType, operation: "mark") }
+        let length = UInt64(object.sequence.units)
+        guard start <= end, end <= length else { throw .indexOutOfBounds(index: max(start, end), length: length) }
+        if start == end && expand == .none { return }
+        var beginReference = try insertionReference(object, at: start)
+        _ = try insertElement(object.id, after: &beginReference, action: .mark, value: value,
+                              expand: expand.expandsBefore, markName: name)
+        var endReference = try insertionReference(ops.object(object.id)!, at: end)
+        _ = try insertElement(object.id, after: &endReference, action: .mark, value: .null,
+                              expand: expand.expandsAfter, markName: nil)
+    }
+
+    private func sequence(_ obj: ObjId, operation: String) throws(AutomergeError) -> ObjectState {
+        let object = try self.object(obj)
+        guard object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: operation) }
+        return object
+    }
+
+    /// The element a new element at unit `index` goes after (HEAD is
+    /// `OpId.root`), as Rust's insert query chooses it: right after the
+    /// visible element that reaches `index`, moved past mark anchors that
+    /// ask to stay on the left of new text, never between a begin/end pair.
+    func insertionReference(_ object: ObjectState, at index: UInt64) throws(AutomergeError) -> OpId {
+        let tree = object.sequence
+        let length = UInt64(tree.units)
+        guard index <= length else { throw .indexOutOfBounds(index: index, length: length) }
+        var candidates: [(reference: OpId, anchor: OpId?)] = []
+        let lastVisible: OpId
+        let scanStart: SequenceTree.Location?
+        if index == 0 {
+            candidates.append((.root, nil))
+            lastVisible = .root
+            scanStart = tree.startLocation
+        } else {
+            guard let (location, _) = tree.element(coveringUnit: Int(index) - 1) else {
+                throw .indexOutOfBounds(index: index, length: length)
+            }
+            lastVisible = tree[location].id
+            scanStart = tree.successor(of: location)
+        }
+        guard object.kind == .text, let scanStart else { return candidates.last?.reference ?? lastVisible }
+        tree.forEach(from: scanStart) { element in
+            if candidates.isEmpty { candidates.append((lastVisible, nil)) }
+            let op = element.insertOp
+            if op.isMark {
+                if op.isMarkEnd, op.id.counter > 0,
+                   let pair = candidates.firstIndex(where: { $0.anchor == OpId(counter: op.id.counter - 1, actor: op.id.actor) }) {
+                    candidates.removeSubrange(pair...)
+                    return true
+                }
+                if (op.isMarkBegin && op.expand) || (op.isMarkEnd && !op.expand) {
+                    candidates.append((op.id, op.id))
+                }
+                return true
+            }
+            return element.winner == nil
+        }
+        return candidates.last?.reference ?? lastVisible
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Everything a ``Document`` holds, as a value: forking copies it.
+struct DocumentState: Sendable {
+    var ops: OpSet
+    var history = ChangeGraph()
+    var actor: ActorId
+    var transaction: Transaction?
+    /// Changes received before their dependencies, applied once those arrive.
+    var queue: [DecodedChange] = []
+    /// Heads at the last `save()` or `encodeNewChanges()`.
+    var lastEncodedHeads: Set<ChangeHash> = []
+
+    init(actor: ActorId, encoding: TextEncoding) {
+        self.actor = actor
+        self.ops = OpSet(encoding: encoding)
+    }
+
+    var encoding: TextEncoding { ops.encoding }
+
+    // MARK: Resolving arguments
+
+    /// The object `obj` names, or a typed error.
+    func object(_ obj: ObjId) throws(AutomergeError) -> ObjectState {
+        guard let id = ops.opId(for: obj), let object = ops.object(id) else { throw .unknownObject(obj) }
+        return object
+    }
+
+    /// The clock of `heads`, or a typed error naming unknown hashes.
+    func clock(_ heads: Set<ChangeHash>) throws(AutomergeError) -> Clock {
+        let missing = history.missing(heads)
+        guard missing.isEmpty else { throw .unknownHeads(missing) }
+        return history.clock(heads: heads)
+    }
+
+    // MARK: Transactions
+
+    /// The id for the next local op, opening a transaction if none is open.
+    mutating func nextOpId() throws(AutomergeError) -> OpId {
+        if transaction == nil {
+            let actorIndex = ops.actors.intern(actor)
+            let sequence = history.lastSequence(of: actorIndex) + 1
+            var dependencies = history.heads
+            if let previous = history.hash(actor: actorIndex, sequence: sequence - 1) {
+                dependencies.insert(previous)
+            }
+            transaction = Transaction(actor: actorIndex, sequence: sequence, startOp: ops.maxOp + 1,
+                                      dependencies: dependencies.sorted())
+        }
+        let counter = transaction!.nextCounter
+        guard counter <= maxOpCounter else { throw .opCounterOverflow }
+        return OpId(counter: UInt32(counter), actor: transaction!.actor)
+    }
+
+    /// Applies a local op and records it in the open transaction.
+    mutating func record(_ op: ChangeOp) throws(AutomergeError) {
+        do {
+            try ops.apply(op)
+        } catch {
+            throw .invalidChange("local op could not be applied: \(error)")
+        }
+        transaction!.ops.append(op)
+    }
+
+    /// Turns the open transaction into a change. Empty transactions make none.
+    mutating func commit(message: String? = nil, time: Int64 = 0) {
+        guard let transaction else { return }
+        self.transaction = nil
+        guard !transaction.ops.isEmpty else { return }
+        let stored = ChangeCodec.storedChange(
+            from: transaction.ops, actor: transaction.actor, sequence: transaction.sequence,
+            startOp: transaction.startOp, dependencies: transaction.dependencies,
+            time: time, message: message, actors: ops.actors)
+        let encoded = ChangeCodec.encode(stored)
+        addToHistory(stored, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
+    }
+
+    mutating func addToHistory(_ change: StoredChange, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
+        let maxOp = change.startOp + UInt64(change.ops.count) - 1
+        history.add(ChangeRecord(
+            hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
+            time: change.time, message: change.message, dependencies: change.dependencies,
+            dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },
+            extraBytes: change.extraBytes, bytes: bytes))
+    }
+}

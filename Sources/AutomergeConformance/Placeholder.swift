@@ -1,0 +1,1 @@
+// Canonical dump: see Dump.swift
