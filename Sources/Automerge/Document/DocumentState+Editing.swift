@@ -6,18 +6,19 @@ extension DocumentState {
     // MARK: Maps
 
     mutating func put(_ obj: ObjId, key: String, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId? {
-        let object = try self.object(obj)
+        let object = try handle(obj)
         guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "a map key") }
-        let visible = ops.visibleOps(in: object, key: MapKey(key), at: nil)
+        let visible = ops.visibleOps(in: ops.object(object.id)!, key: MapKey(key), at: nil)
         return try write(object: object, key: .map(MapKey(key)), visible: visible, action: action, value: value, prop: .Key(key))
     }
 
     // MARK: Lists and text
 
     /// The visible element at `index`, or an out-of-bounds error.
-    func element(_ object: ObjectState, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
-        guard index < UInt64(Int.max), let (element, _) = ops.visibleElement(in: object, coveringUnit: Int(index), at: nil) else {
-            throw .indexOutOfBounds(index: index, length: UInt64(object.sequence.units))
+    func element(_ object: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
+        let state = ops.object(object.id)!
+        guard index < UInt64(Int.max), let (element, _) = ops.visibleElement(in: state, coveringUnit: Int(index), at: nil) else {
+            throw .indexOutOfBounds(index: index, length: UInt64(state.sequence.units))
         }
         return element
     }
@@ -30,7 +31,7 @@ extension DocumentState {
 
     /// Emits the op for a put, delete or increment of one key or element,
     /// resolving it as Rust's `resolve_action` does.
-    private mutating func write(object: ObjectState, key: OpKey, visible: [Op], action: OpAction, value: Primitive, prop: Prop) throws(AutomergeError) -> OpId? {
+    private mutating func write(object: ObjectHandle, key: OpKey, visible: [Op], action: OpAction, value: Primitive, prop: Prop) throws(AutomergeError) -> OpId? {
         var action = action
         var predecessors = visible.map(\.id)
         switch action {
@@ -84,7 +85,7 @@ extension DocumentState {
     }
 
     mutating func spliceText(_ obj: ObjId, start: UInt64, delete: Int64, text: String) throws(AutomergeError) {
-        let object = try self.object(obj)
+        let object = try handle(obj)
         guard object.kind == .text else { throw .wrongObjectType(obj, object.kind.publicType, operation: "spliceText") }
         let values: [Primitive] = encoding == .graphemeCluster
             ? text.map { .string(String($0)) }
@@ -94,20 +95,19 @@ extension DocumentState {
 
     /// Inserts `values` at `start`, then deletes `delete` units after them
     /// (a negative count deletes before `start`), as Rust's `inner_splice`.
-    private mutating func splice(_ object: ObjectState, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
+    private mutating func splice(_ object: ObjectHandle, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
+        let length = UInt64(units(of: object))
         var index = start
         var remaining = delete.magnitude
         if delete < 0 {
-            guard delete.magnitude <= start else { throw .indexOutOfBounds(index: start, length: UInt64(object.sequence.units)) }
+            guard delete.magnitude <= start else { throw .indexOutOfBounds(index: start, length: length) }
             index = start - delete.magnitude
         }
-        guard index <= UInt64(object.sequence.units) else {
-            throw .indexOutOfBounds(index: index, length: UInt64(object.sequence.units))
-        }
+        guard index <= length else { throw .indexOutOfBounds(index: index, length: length) }
         var insertedUnits = 0
         if !values.isEmpty {
             var reference = try insertionReference(object, at: index)
-            let width = object.sequence.width
+            let width = object.width
             for value in values {
                 let id = try insertElement(object.id, after: &reference, action: .set, value: value)
                 insertedUnits += Int(width.units(of: Op(id: id, action: .set, insert: true, key: .element(.root), value: value)))
@@ -115,8 +115,7 @@ extension DocumentState {
         }
         var deleteIndex = Int(index) + insertedUnits
         while remaining > 0 {
-            let current = ops.object(object.id)!
-            guard let (element, elementStart) = ops.visibleElement(in: current, coveringUnit: deleteIndex, at: nil) else { break }
+            guard let (element, elementStart) = visibleElement(of: object, coveringUnit: deleteIndex) else { break }
             let step = UInt64(element.units)
             if elementStart < deleteIndex {
                 // Deleting from the middle of a multi-unit element: move to the next one.
@@ -131,21 +130,21 @@ extension DocumentState {
     }
 
     mutating func mark(_ obj: ObjId, start: UInt64, end: UInt64, expand: ExpandMark, name: String, value: Primitive) throws(AutomergeError) {
-        let object = try self.object(obj)
+        let object = try handle(obj)
         guard object.kind == .text else { throw .wrongObjectType(obj, object.kind.publicType, operation: "mark") }
-        let length = UInt64(object.sequence.units)
+        let length = UInt64(units(of: object))
         guard start <= end, end <= length else { throw .indexOutOfBounds(index: max(start, end), length: length) }
         if start == end && expand == .none { return }
         var beginReference = try insertionReference(object, at: start)
         _ = try insertElement(object.id, after: &beginReference, action: .mark, value: value,
                               expand: expand.expandsBefore, markName: name)
-        var endReference = try insertionReference(ops.object(object.id)!, at: end)
+        var endReference = try insertionReference(object, at: end)
         _ = try insertElement(object.id, after: &endReference, action: .mark, value: .null,
                               expand: expand.expandsAfter, markName: nil)
     }
 
-    private func sequence(_ obj: ObjId, operation: String) throws(AutomergeError) -> ObjectState {
-        let object = try self.object(obj)
+    private func sequence(_ obj: ObjId, operation: String) throws(AutomergeError) -> ObjectHandle {
+        let object = try handle(obj)
         guard object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: operation) }
         return object
     }
@@ -154,7 +153,8 @@ extension DocumentState {
     /// `OpId.root`), as Rust's insert query chooses it: right after the
     /// visible element that reaches `index`, moved past mark anchors that
     /// ask to stay on the left of new text, never between a begin/end pair.
-    func insertionReference(_ object: ObjectState, at index: UInt64) throws(AutomergeError) -> OpId {
+    func insertionReference(_ handle: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpId {
+        let object = ops.object(handle.id)!
         let tree = object.sequence
         let length = UInt64(tree.units)
         guard index <= length else { throw .indexOutOfBounds(index: index, length: length) }
@@ -172,7 +172,7 @@ extension DocumentState {
             lastVisible = tree[location].id
             scanStart = tree.successor(of: location)
         }
-        guard object.kind == .text, let scanStart else { return candidates.last?.reference ?? lastVisible }
+        guard object.kind == .text, tree.markCount > 0, let scanStart else { return candidates.last?.reference ?? lastVisible }
         tree.forEach(from: scanStart) { element in
             if candidates.isEmpty { candidates.append((lastVisible, nil)) }
             let op = element.insertOp
@@ -190,5 +190,27 @@ extension DocumentState {
             return element.winner == nil
         }
         return candidates.last?.reference ?? lastVisible
+    }
+}
+
+/// What an edit needs to know about its target object. Edits hold this
+/// rather than a copy of the ``ObjectState``: a live copy would force every
+/// write to copy the object's whole storage.
+struct ObjectHandle {
+    let id: OpId
+    let kind: ObjectKind
+    let width: WidthRule
+}
+
+extension DocumentState {
+    func handle(_ obj: ObjId) throws(AutomergeError) -> ObjectHandle {
+        let object = try self.object(obj)
+        return ObjectHandle(id: object.id, kind: object.kind, width: object.sequence.width)
+    }
+
+    func units(of object: ObjectHandle) -> Int { ops.object(object.id)!.sequence.units }
+
+    func visibleElement(of object: ObjectHandle, coveringUnit index: Int) -> (OpSet.VisibleElement, start: Int)? {
+        ops.visibleElement(in: ops.object(object.id)!, coveringUnit: index, at: nil)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Unlike the public ``ScalarValue`` it keeps timestamps as integer
 /// milliseconds and floats by bit pattern, so every value survives a
 /// load/save round trip byte for byte.
-@_spi(Internals)
+@_spi(Conformance)
 public enum Primitive: Hashable, Sendable {
     case null
     case bool(Bool)

@@ -94,16 +94,23 @@ struct OpSet: Sendable {
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
-        guard var location = objects[index].sequence.locationAfter(reference) else {
+        guard let location = insertionLocation(in: objects[index].sequence, after: reference, id: change.id) else {
             throw .missingElement(reference)
         }
-        // RGA: among concurrent inserts after one element, the higher op id
-        // comes first, so skip every following element with a higher id.
-        let tree = objects[index].sequence
-        while let current = tree.nextExisting(from: location), actors.precedes(change.id, tree[current].id) {
+        objects[index].sequence.insert(SequenceElement(insertOp: change.storedOp), at: location)
+    }
+
+    /// Where RGA puts a new element `id` inserted after `reference`: among
+    /// concurrent inserts after one element the higher op id comes first, so
+    /// every following element with a higher id is skipped. (A separate
+    /// function so that no copy of the tree outlives the lookup: a live copy
+    /// would make the insert copy the whole tree.)
+    private func insertionLocation(in tree: SequenceTree, after reference: OpId, id: OpId) -> SequenceTree.Location? {
+        guard var location = tree.locationAfter(reference) else { return nil }
+        while let current = tree.nextExisting(from: location), actors.precedes(id, tree[current].id) {
             location = SequenceTree.Location(leaf: current.leaf, index: current.index + 1)
         }
-        objects[index].sequence.insert(SequenceElement(insertOp: change.storedOp), at: location)
+        return location
     }
 
     private mutating func applyUpdate(objectAt index: Int, element: OpId, change: ChangeOp, successor: Successor) throws(ApplyError) {

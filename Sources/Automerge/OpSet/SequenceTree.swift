@@ -34,6 +34,9 @@ struct SequenceTree: Sendable {
     private let firstLeaf: Int32 = 0
     private var leafOfElement: [OpId: Int32] = [:]
     let width: WidthRule
+    /// How many elements are mark anchors: with none, inserts need not look
+    /// past the insertion point for sticky anchors.
+    private(set) var markCount = 0
 
     init(width: WidthRule) {
         self.width = width
@@ -163,6 +166,7 @@ struct SequenceTree: Sendable {
         let leaf = Int(location.leaf)
         nodes[leaf].elements.insert(element, at: location.index)
         leafOfElement[element.id] = location.leaf
+        if element.insertOp.isMark { markCount += 1 }
         if element.units != 0 { addUnits(Int(element.units), from: location.leaf) }
         if nodes[leaf].elements.count > Self.maxLeafElements { splitLeaf(location.leaf) }
     }

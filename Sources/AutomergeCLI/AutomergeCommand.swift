@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `automerge` command-line tool: dump and re-save files, run
+/// conformance checks and benchmarks.
+@main
+struct AutomergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "automerge",
+        abstract: "Pure-Swift Automerge: dump, save, benchmark.",
+        subcommands: [DumpCommand.self, SaveCommand.self, BenchCommand.self])
+}

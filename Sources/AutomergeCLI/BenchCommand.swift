@@ -1,0 +1,73 @@
+import ArgumentParser
+import Automerge
+import AutomergeConformance
+import Foundation
+
+/// `automerge bench ...`: timings in release mode. Benchmarks, not tests:
+/// they print figures and never fail on them.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Run benchmarks (use -c release).",
+        subcommands: [TraceBench.self, LoadBench.self, SaveBench.self])
+}
+
+/// Runs `body` `runs` times and reports the median and spread in milliseconds.
+func measure(_ label: String, runs: Int, _ body: () throws -> Void) rethrows {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    times.sort()
+    let median = times[times.count / 2]
+    print(String(format: "%-40@ median %9.2f ms   min %9.2f   max %9.2f   (%d runs)", label as NSString, median, times.first!, times.last!, runs))
+}
+
+/// Locates `../shared` next to the working directory's package, for default inputs.
+func sharedFile(_ relative: String) -> URL {
+    URL(fileURLWithPath: FileManager.default.currentDirectoryPath).deletingLastPathComponent()
+        .appendingPathComponent("shared").appendingPathComponent(relative)
+}
+
+struct TraceBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "trace", abstract: "Apply the automerge-paper editing trace.")
+
+    @Option(help: "Trace file (default ../shared/traces/automerge-paper-edits.json).") var file: String?
+    @Option(help: "Runs.") var runs = 5
+
+    func run() throws {
+        let url = file.map { URL(fileURLWithPath: $0) } ?? sharedFile("traces/automerge-paper-edits.json")
+        let trace = try EditTrace(contentsOf: url)
+        var finalLength: UInt64 = 0
+        try measure("trace apply (one transaction)", runs: runs) {
+            let document = Document()
+            let text = try document.putObject(obj: .ROOT, key: "text", ty: .Text)
+            for edit in trace.edits {
+                try document.spliceText(obj: text, start: edit.position, delete: edit.deleteCount, value: edit.insert)
+            }
+            finalLength = document.length(obj: text)
+        }
+        print("final length: \(finalLength) characters")
+    }
+}
+
+struct LoadBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "load", abstract: "Load a file.")
+    @Argument var file: String
+    @Option var runs = 5
+    func run() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        try measure("load \(URL(fileURLWithPath: file).lastPathComponent)", runs: runs) { _ = try Document(bytes) }
+    }
+}
+
+struct SaveBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "save", abstract: "Save a loaded file.")
+    @Argument var file: String
+    @Option var runs = 5
+    func run() throws {
+        let document = try Document(try Data(contentsOf: URL(fileURLWithPath: file)))
+        measure("save \(URL(fileURLWithPath: file).lastPathComponent)", runs: runs) { _ = document.save() }
+    }
+}

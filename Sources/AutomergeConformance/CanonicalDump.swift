@@ -1,0 +1,73 @@
+@_spi(Conformance) import Automerge
+import Foundation
+
+/// The canonical dump of `../shared/reference/dump-format.md`: one JSON
+/// value describing what a reader sees in an Automerge file, so that two
+/// implementations can be compared on the same bytes.
+public enum CanonicalDump {
+    /// The dump of a loaded document.
+    public static func dump(_ document: Document) -> JSONValue {
+        let snapshot = document.snapshot()
+        return .object([
+            "heads": .array(snapshot.heads.map { .string($0.description) }),
+            "changes": .number(String(snapshot.changes)),
+            "doc": value(snapshot.root),
+        ])
+    }
+
+    /// The dump of a file: its document, or `{"error": message}` when it does not load.
+    public static func dump(bytes: Data) -> (json: JSONValue, loaded: Bool) {
+        do {
+            return (dump(try Document(bytes)), true)
+        } catch {
+            return (.object(["error": .string(String(describing: error))]), false)
+        }
+    }
+
+    static func value(_ value: SnapshotValue) -> JSONValue {
+        switch value {
+        case .map(let entries):
+            return .object(["map": .object(Dictionary(entries.map { ($0.key, Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
+        case .table(let entries):
+            return .object(["table": .object(Dictionary(entries.map { ($0.key, Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
+        case .list(let values):
+            return .object(["list": .array(values.map(Self.value))])
+        case .text(let text, let marks):
+            var members: [String: JSONValue] = ["text": .string(text)]
+            if !marks.isEmpty {
+                let sorted = marks.sorted { ($0.name, $0.start, $0.end) < ($1.name, $1.start, $1.end) }
+                members["marks"] = .array(sorted.map { mark in
+                    .object([
+                        "name": .string(mark.name), "value": scalar(mark.value),
+                        "start": .number(String(mark.start)), "end": .number(String(mark.end)),
+                    ])
+                })
+            }
+            return .object(members)
+        case .scalar(let primitive):
+            return scalar(primitive)
+        }
+    }
+
+    static func scalar(_ value: Primitive) -> JSONValue {
+        switch value {
+        case .null: return .object(["null": .null])
+        case .bool(let v): return .object(["bool": .bool(v)])
+        case .uint(let v): return .object(["uint": .number(String(v))])
+        case .int(let v): return .object(["int": .number(String(v))])
+        case .f64(let v):
+            let hex = String(v.bitPattern, radix: 16)
+            return .object(["f64": .string(String(repeating: "0", count: 16 - hex.count) + hex)])
+        case .string(let v): return .object(["str": .string(v)])
+        case .bytes(let v): return .object(["bytes": .string(hex(v))])
+        case .counter(let v): return .object(["counter": .number(String(v))])
+        case .timestamp(let v): return .object(["timestamp": .number(String(v))])
+        case .unknown(let code, let bytes):
+            return .object(["unknown": .object(["type": .number(String(code)), "bytes": .string(hex(bytes))])])
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}

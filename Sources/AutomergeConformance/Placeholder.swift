@@ -1,1 +1,0 @@
-// Canonical dump: see Dump.swift
