@@ -2,7 +2,7 @@ enum LEB128 { static func appendUnsigned(_ v: UInt64, to out: inout [UInt8]) { v
 public enum LoadError: Error, Equatable, Sendable { case x }
 import Crypto
 extension ChangeCodec { static func encode(_ c: StoredChange) -> (bytes: [UInt8], hash: ChangeHash) { ([], ChangeHash(bytes: Array(SHA256.hash(data: Array(String(describing: c).utf8))))) }
-  static func publicBytes(_ b: [UInt8]) -> [UInt8] { b } }
+  static func publicBytes(_ b: [UInt8], hash: ChangeHash) -> [UInt8] { b } }
 enum StorageBridge {
   static func changes(in bytes: [UInt8]) throws(AutomergeError) -> [DecodedChange] { [] }
   static func save(_ s: DocumentState, compress: Bool) -> [UInt8] { [] }

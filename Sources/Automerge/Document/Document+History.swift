@@ -146,7 +146,7 @@ extension DocumentState {
         Change(actorId: ops.actors[record.actor], seq: record.sequence, message: record.message,
                deps: Set(record.dependencies),
                timestamp: Date(timeIntervalSince1970: Double(record.time) / 1000),
-               bytes: Data(ChangeCodec.publicBytes(record.bytes)), hash: record.hash)
+               bytes: Data(ChangeCodec.publicBytes(record.bytes, hash: record.hash)), hash: record.hash)
     }
 
     /// Applies changes in exactly the given order (a document's own rows).

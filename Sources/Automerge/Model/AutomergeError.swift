@@ -24,6 +24,8 @@ public enum AutomergeError: Error, Equatable, Sendable, CustomStringConvertible 
     case opCounterOverflow
     /// Bytes that do not load; the `LoadError` says where and why.
     case load(LoadError)
+    /// A file of changes whose dependencies are not all present.
+    case missingDependencies([ChangeHash])
 
     /// A readable explanation.
     public var description: String {
@@ -39,6 +41,7 @@ public enum AutomergeError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidChange(let why): return "invalid change: \(why)"
         case .opCounterOverflow: return "op counter overflow"
         case .load(let error): return "load failed: \(error)"
+        case .missingDependencies(let hashes): return "missing dependencies: \(hashes.map(\.description).joined(separator: ", "))"
         }
     }
 }
