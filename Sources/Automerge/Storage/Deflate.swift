@@ -49,7 +49,7 @@ enum Deflate {
         defer { inflateEnd(&stream) }
 
         var output = [UInt8]()
-        output.reserveCapacity(min(limit, max(input.count * 4, 64)))
+        output.reserveCapacity(max(0, min(limit, max(input.count * 4, 64))))
         let chunkSize = 64 * 1024
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var failure: LoadError? = nil
