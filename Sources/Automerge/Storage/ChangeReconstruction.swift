@@ -118,12 +118,12 @@ enum ChangeReconstruction {
             opsOfChange[index] = []
             entries.sort { $0.counter < $1.counter }
             if let first = entries.first {
-                for (offset, entry) in entries.enumerated() where entry.counter != first.counter + UInt64(offset) {
+                for (offset, entry) in entries.enumerated() where entry.counter != first.counter &+ UInt64(offset) {
                     throw .missingOps(change: index)
                 }
                 guard entries.last!.counter == meta.maxOp else { throw .missingOps(change: index) }
             }
-            let startOp = entries.first?.counter ?? meta.maxOp + 1
+            let startOp = entries.first?.counter ?? meta.maxOp &+ 1
             guard startOp >= 1 else { throw .startOpOutOfRange(startOp) }
 
             // The actors the ops mention, other than the author, sorted bytewise.

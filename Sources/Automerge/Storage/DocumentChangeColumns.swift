@@ -105,7 +105,9 @@ enum DocumentChangeColumns {
             if let depCounts {
                 guard let count = depCounts[row] else { throw .unexpectedNull(column: "change deps group", row: row) }
                 guard count <= UInt64(deps.count - depIndex) else {
-                    throw .columnLengthMismatch(column: "change deps", expected: depIndex + Int(clamping: count),
+                    let needed = UInt64(depIndex).addingReportingOverflow(count)
+                    throw .columnLengthMismatch(column: "change deps",
+                                                expected: needed.overflow ? Int.max : Int(clamping: needed.partialValue),
                                                 actual: deps.count)
                 }
                 rowDeps.reserveCapacity(Int(count))

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Chunk framing")
 struct ChunkTests {
-    static let emptyDocument = hex("85 6f 4a 83 b8 1a 95 44 00 04 00 00 00 00")
+    static let emptyDocument = bytesFromHex("85 6f 4a 83 b8 1a 95 44 00 04 00 00 00 00")
 
     @Test("an empty document is the 14 bytes every implementation writes")
     func emptyDocument() throws {
@@ -57,7 +57,7 @@ struct ChunkTests {
     @Test("a chunk length past the end of the file is rejected without allocating")
     func lengthPastEnd() {
         // Length 2^60.
-        let bytes = hex("85 6f 4a 83 00 00 00 00 00 80 80 80 80 80 80 80 80 10")
+        let bytes = bytesFromHex("85 6f 4a 83 00 00 00 00 00 80 80 80 80 80 80 80 80 10")
         #expect(throws: LoadError.inChunk(0, .lengthPastEnd(what: "chunk contents", length: 1 << 60, remaining: 0))) {
             try ChunkFraming.split(bytes)
         }
@@ -65,7 +65,7 @@ struct ChunkTests {
 
     @Test("an overlong chunk length is rejected (framing is parsed strictly)")
     func overlongLength() {
-        let bytes = hex("85 6f 4a 83 b8 1a 95 44 00 84 00 00 00 00 00")
+        let bytes = bytesFromHex("85 6f 4a 83 b8 1a 95 44 00 84 00 00 00 00 00")
         #expect(throws: LoadError.inChunk(0, .overlongLEB128(what: "chunk contents"))) { try ChunkFraming.split(bytes) }
     }
 

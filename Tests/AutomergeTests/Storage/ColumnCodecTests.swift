@@ -1,14 +1,16 @@
 import Testing
 @_spi(Internals) @testable import Automerge
 
-let canonicalCheck = ColumnCheck(canonical: true, nullable: true, limit: 1 << 20)
-let lenientCheck = ColumnCheck(canonical: false, nullable: true, limit: 1 << 20)
+extension ColumnCheck {
+    static let testCanonical = ColumnCheck(canonical: true, nullable: true, limit: 1 << 20)
+    static let testLenient = ColumnCheck(canonical: false, nullable: true, limit: 1 << 20)
+}
 
 @Suite("RLE columns")
 struct RLEColumnTests {
     func encode(_ values: [UInt64?]) -> [UInt8] { RLEColumn.encode(values) }
 
-    func decode(_ bytes: [UInt8], _ check: ColumnCheck = canonicalCheck) throws(LoadError) -> [UInt64?] {
+    func decode(_ bytes: [UInt8], _ check: ColumnCheck = .testCanonical) throws(LoadError) -> [UInt64?] {
         try RLEColumn.decode(bytes[...], as: UInt64.self, column: "test", check: check)
     }
 
@@ -30,9 +32,9 @@ struct RLEColumnTests {
 
     @Test("values are encoded exactly as Rust encodes them", arguments: canonicalExamples)
     func canonicalEncoding(_ values: [UInt64?], _ expected: String) throws {
-        #expect(encode(values) == hex(expected))
+        #expect(encode(values) == bytesFromHex(expected))
         if !values.allSatisfy({ $0 == nil }) {
-            #expect(try decode(hex(expected)) == values)
+            #expect(try decode(bytesFromHex(expected)) == values)
         }
     }
 
@@ -40,8 +42,8 @@ struct RLEColumnTests {
     func strings() throws {
         let values: [String?] = ["a", "", nil, "boo", "boo"]
         let bytes: [UInt8] = RLEColumn.encode(values)
-        #expect(bytes == hex("7e 01 61 00 00 01 02 03 62 6f 6f"))
-        #expect(try RLEColumn.decode(bytes[...], as: String.self, column: "s", check: canonicalCheck) == values)
+        #expect(bytes == bytesFromHex("7e 01 61 00 00 01 02 03 62 6f 6f"))
+        #expect(try RLEColumn.decode(bytes[...], as: String.self, column: "s", check: .testCanonical) == values)
         // "é" precomposed and decomposed are different keys to Automerge.
         let accents: [String?] = ["\u{e9}", "e\u{301}"]
         let encoded: [UInt8] = RLEColumn.encode(accents)
@@ -51,7 +53,7 @@ struct RLEColumnTests {
     @Test("invalid UTF-8 in a string column is rejected, not repaired")
     func invalidUTF8() {
         #expect(throws: LoadError.invalidUTF8(what: "s")) {
-            try RLEColumn.decode(hex("7f 02 c3 28")[...], as: String.self, column: "s", check: lenientCheck)
+            try RLEColumn.decode(bytesFromHex("7f 02 c3 28")[...], as: String.self, column: "s", check: .testLenient)
         }
     }
 
@@ -69,21 +71,21 @@ struct RLEColumnTests {
     @Test("canonical checking rejects what Rust's encoder never writes; lenient reading accepts it",
           arguments: nonCanonical)
     func nonCanonicalForms(_ bytes: String, _ reason: String) throws {
-        #expect(throws: LoadError.nonCanonicalColumn(column: "test", reason: reason)) { try decode(hex(bytes)) }
-        _ = try decode(hex(bytes), lenientCheck)
+        #expect(throws: LoadError.nonCanonicalColumn(column: "test", reason: reason)) { try decode(bytesFromHex(bytes)) }
+        _ = try decode(bytesFromHex(bytes), .testLenient)
     }
 
     @Test("a null run in a non-nullable column is non-canonical")
     func nullInNonNullable() {
         let check = ColumnCheck(canonical: true, nullable: false, limit: 100)
         #expect(throws: LoadError.nonCanonicalColumn(column: "test", reason: "null in non-nullable column")) {
-            try decode(hex("00 01"), check)
+            try decode(bytesFromHex("00 01"), check)
         }
     }
 
     @Test("overlong LEB128 inside column data is accepted, as hexane accepts it")
     func overlongInsideColumns() throws {
-        #expect(try decode(hex("83 00 85 00")) == [5, 5, 5])
+        #expect(try decode(bytesFromHex("83 00 85 00")) == [5, 5, 5])
     }
 
     @Test("a run longer than the row limit fails before allocating")
@@ -91,24 +93,24 @@ struct RLEColumnTests {
         let check = ColumnCheck(canonical: false, nullable: true, limit: 1000)
         // 2^60 nulls, and 2^60 repeats of 1.
         #expect(throws: LoadError.tooManyRows(column: "test", limit: 1000)) {
-            try decode(hex("00 80 80 80 80 80 80 80 80 10"), check)
+            try decode(bytesFromHex("00 80 80 80 80 80 80 80 80 10"), check)
         }
         #expect(throws: LoadError.tooManyRows(column: "test", limit: 1000)) {
-            try decode(hex("80 80 80 80 80 80 80 80 10 01"), check)
+            try decode(bytesFromHex("80 80 80 80 80 80 80 80 10 01"), check)
         }
         #expect(throws: LoadError.tooManyRows(column: "test", limit: 1000)) {
-            try decode(hex("80 80 80 80 80 80 80 80 70 01"), check)  // a literal of 2^60 values
+            try decode(bytesFromHex("80 80 80 80 80 80 80 80 70 01"), check)  // a literal of 2^60 values
         }
     }
 
     @Test("a truncated literal run fails")
     func truncatedLiteral() {
-        #expect(throws: LoadError.truncated(what: "test")) { try decode(hex("7d 01 02")) }
+        #expect(throws: LoadError.truncated(what: "test")) { try decode(bytesFromHex("7d 01 02")) }
     }
 
     @Test("random sequences round-trip and encode canonically")
     func randomRoundTrips() throws {
-        var generator = SplitMix(seed: 42)
+        var generator = StorageTestRandom(seed: 42)
         for _ in 0..<500 {
             let count = Int(generator.next() % 40)
             let values: [UInt64?] = (0..<count).map { _ in
@@ -131,22 +133,22 @@ struct DeltaColumnTests {
     func specExample() throws {
         let values: [Int64?] = [3, 4, 5, 6, 9, 7, 8]
         let bytes = DeltaColumn.encode(values)
-        #expect(bytes == hex("7f 03 03 01 7d 03 7e 01"))
-        #expect(try DeltaColumn.decode(bytes[...], column: "d", check: canonicalCheck) == values)
+        #expect(bytes == bytesFromHex("7f 03 03 01 7d 03 7e 01"))
+        #expect(try DeltaColumn.decode(bytes[...], column: "d", check: .testCanonical) == values)
     }
 
     @Test("nulls pass through and do not reset the running value")
     func nulls() throws {
         let values: [Int64?] = [1, nil, 2]
         let bytes = DeltaColumn.encode(values)
-        #expect(bytes == hex("7f 01 00 01 7f 01"))
-        #expect(try DeltaColumn.decode(bytes[...], column: "d", check: canonicalCheck) == values)
+        #expect(bytes == bytesFromHex("7f 01 00 01 7f 01"))
+        #expect(try DeltaColumn.decode(bytes[...], column: "d", check: .testCanonical) == values)
     }
 
     @Test("extreme values round-trip (arithmetic wraps, as in Rust release builds)")
     func extremes() throws {
         let values: [Int64?] = [Int64.min, Int64.max, 0, Int64.min]
-        #expect(try DeltaColumn.decode(DeltaColumn.encode(values)[...], column: "d", check: canonicalCheck) == values)
+        #expect(try DeltaColumn.decode(DeltaColumn.encode(values)[...], column: "d", check: .testCanonical) == values)
     }
 }
 
@@ -162,14 +164,14 @@ struct BooleanColumnTests {
 
     @Test("booleans encode as alternating run lengths starting with false", arguments: examples)
     func encoding(_ values: [Bool], _ expected: String) throws {
-        #expect(BooleanColumn.encode(values) == hex(expected))
-        #expect(try BooleanColumn.decode(hex(expected)[...], column: "b", check: canonicalCheck) == values)
+        #expect(BooleanColumn.encode(values) == bytesFromHex(expected))
+        #expect(try BooleanColumn.decode(bytesFromHex(expected)[...], column: "b", check: .testCanonical) == values)
     }
 
     @Test("the expand column is omitted when all false")
     func omitIfAllFalse() {
         #expect(BooleanColumn.encode([false, false], omitIfAllFalse: true).isEmpty)
-        #expect(BooleanColumn.encode([false, true], omitIfAllFalse: true) == hex("01 01"))
+        #expect(BooleanColumn.encode([false, true], omitIfAllFalse: true) == bytesFromHex("01 01"))
     }
 
     @Test("only the first count may be zero, and never the last", arguments: [
@@ -178,9 +180,9 @@ struct BooleanColumnTests {
     ])
     func nonCanonical(_ bytes: String, _ reason: String) throws {
         #expect(throws: LoadError.nonCanonicalColumn(column: "b", reason: reason)) {
-            try BooleanColumn.decode(hex(bytes)[...], column: "b", check: canonicalCheck)
+            try BooleanColumn.decode(bytesFromHex(bytes)[...], column: "b", check: .testCanonical)
         }
-        _ = try BooleanColumn.decode(hex(bytes)[...], column: "b", check: lenientCheck)
+        _ = try BooleanColumn.decode(bytesFromHex(bytes)[...], column: "b", check: .testLenient)
     }
 }
 
@@ -204,18 +206,18 @@ struct ValueColumnTests {
           arguments: values)
     func encoding(_ value: Primitive, _ meta: String, _ raw: String) throws {
         let (metaBytes, rawBytes) = ValueColumn.encode([value])
-        #expect(metaBytes == [0x7f] + hex(meta))
-        #expect(rawBytes == hex(raw))
+        #expect(metaBytes == [0x7f] + bytesFromHex(meta))
+        #expect(rawBytes == bytesFromHex(raw))
         let decoded = try ValueColumn.decode(meta: metaBytes[...], raw: rawBytes[...], rows: 1, column: "v",
-                                             check: canonicalCheck)
+                                             check: .testCanonical)
         #expect(decoded == [value])
     }
 
     func decodeOne(meta: UInt64, raw: String) throws(LoadError) -> Primitive {
         var metaBytes: [UInt8] = [0x7f]
         LEB128.appendUnsigned(meta, to: &metaBytes)
-        return try ValueColumn.decode(meta: metaBytes[...], raw: hex(raw)[...], rows: 1, column: "v",
-                                      check: lenientCheck)[0]
+        return try ValueColumn.decode(meta: metaBytes[...], raw: bytesFromHex(raw)[...], rows: 1, column: "v",
+                                      check: .testLenient)[0]
     }
 
     @Test("integers inside values are read strictly and must fill their length")
@@ -247,13 +249,13 @@ struct ValueColumnTests {
 
     @Test("a missing metadata column means nulls")
     func missingMeta() throws {
-        #expect(try ValueColumn.decode(meta: nil, raw: nil, rows: 2, column: "v", check: canonicalCheck)
+        #expect(try ValueColumn.decode(meta: nil, raw: nil, rows: 2, column: "v", check: .testCanonical)
             == [.null, .null])
     }
 }
 
 /// A small deterministic generator for test inputs.
-struct SplitMix {
+struct StorageTestRandom {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

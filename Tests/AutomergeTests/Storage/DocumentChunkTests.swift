@@ -101,9 +101,9 @@ struct DocumentChunkTests {
         var parts = try DocumentParts(S.documentBytes)
         let action = try #require(parts.opColumns.firstIndex { $0.spec == .action })
         // Actions 2, 1, 1, 1 as Rust writes them...
-        #expect(parts.opColumns[action].bytes == hex("7f 02 03 01"))
+        #expect(parts.opColumns[action].bytes == bytesFromHex("7f 02 03 01"))
         // ...and with a count-1 repeat run, which Rust rejects in documents.
-        parts.opColumns[action].bytes = hex("7f 02 01 01 02 01")
+        parts.opColumns[action].bytes = bytesFromHex("7f 02 01 01 02 01")
         #expect(throws: LoadError.nonCanonicalColumn(column: "action", reason: "repeat run with count < 2")) {
             try S.decodeDocument(parts.bytes)
         }
@@ -121,7 +121,7 @@ struct DocumentChunkTests {
     @Test("column lengths that overflow or pass the end are rejected")
     func columnLengthPastEnd() {
         // Actors 0, heads 0, one change column (actor, spec 1) claiming 2^60 bytes.
-        let contents = hex("00 00 01 01 80 80 80 80 80 80 80 80 10 00")
+        let contents = bytesFromHex("00 00 01 01 80 80 80 80 80 80 80 80 10 00")
         let chunk = ChunkFraming.frame(type: .document, contents: contents).bytes
         #expect(throws: LoadError.lengthPastEnd(what: "document change column data", length: 1 << 60, remaining: 1)) {
             try S.decodeDocument(chunk)

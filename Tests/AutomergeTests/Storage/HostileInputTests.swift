@@ -53,7 +53,7 @@ struct HostileInputTests {
 
     @Test("length fields claiming 2^60 bytes fail without allocating")
     func hugeLengths() {
-        let huge: [UInt8] = hex("80 80 80 80 80 80 80 80 10")  // 2^60
+        let huge: [UInt8] = bytesFromHex("80 80 80 80 80 80 80 80 10")  // 2^60
         // A change whose author actor id claims 2^60 bytes.
         let actor = ChunkFraming.frame(type: .change, contents: [0x00] + huge + [1, 2, 3]).bytes
         #expect(throws: LoadError.inChunk(0, .lengthPastEnd(what: "change actor", length: 1 << 60, remaining: 3))) {
@@ -81,13 +81,13 @@ struct HostileInputTests {
     @Test("runs claiming 2^60 rows fail at the row limit")
     func hugeRuns() {
         // A change whose action column is a run of 2^60 ones.
-        let columns = S.oneOpColumns().map { $0.spec == 66 ? (66, hex("80 80 80 80 80 80 80 80 10 01")) : $0 }
+        let columns = S.oneOpColumns().map { $0.spec == 66 ? (66, bytesFromHex("80 80 80 80 80 80 80 80 10 01")) : $0 }
         #expect(throws: LoadError.inChunk(0, .tooManyRows(column: "action", limit: 1 << 20))) {
             try load(S.rawChange(columns: columns))
         }
         // A document whose op id counter column is 2^60 nulls... in a canonical,
         // non-nullable column, and a document with a valid but enormous group.
-        let group = S.oneOpColumns().map { $0.spec == 112 ? (112, hex("7f 80 80 80 80 80 80 80 80 10")) : $0 }
+        let group = S.oneOpColumns().map { $0.spec == 112 ? (112, bytesFromHex("7f 80 80 80 80 80 80 80 80 10")) : $0 }
         #expect(throws: LoadError.self) { try load(S.rawChange(columns: group)) }
     }
 

@@ -2,7 +2,7 @@ import Testing
 @_spi(Internals) @testable import Automerge
 
 /// Parses "85 6f 4a" style hex (spaces optional) for readable expectations.
-func hex(_ string: String) -> [UInt8] {
+func bytesFromHex(_ string: String) -> [UInt8] {
     let digits = string.filter { !$0.isWhitespace }
     var bytes = [UInt8]()
     var index = digits.startIndex
@@ -55,37 +55,37 @@ struct LEB128Tests {
 
     @Test("unsigned numbers are written in minimal form and read back", arguments: unsignedCases)
     func unsignedExamples(_ value: UInt64, _ encoding: String) throws {
-        #expect(unsigned(value) == hex(encoding))
-        #expect(LEB128.unsignedSize(value) == hex(encoding).count)
-        #expect(try readUnsigned(hex(encoding), .strict) == value)
-        #expect(try readUnsigned(hex(encoding), .lenient) == value)
+        #expect(unsigned(value) == bytesFromHex(encoding))
+        #expect(LEB128.unsignedSize(value) == bytesFromHex(encoding).count)
+        #expect(try readUnsigned(bytesFromHex(encoding), .strict) == value)
+        #expect(try readUnsigned(bytesFromHex(encoding), .lenient) == value)
     }
 
     @Test("signed numbers are written in minimal form and read back", arguments: signedCases)
     func signedExamples(_ value: Int64, _ encoding: String) throws {
-        #expect(signed(value) == hex(encoding))
-        #expect(LEB128.signedSize(value) == hex(encoding).count)
-        #expect(try readSigned(hex(encoding), .strict) == value)
-        #expect(try readSigned(hex(encoding), .lenient) == value)
+        #expect(signed(value) == bytesFromHex(encoding))
+        #expect(LEB128.signedSize(value) == bytesFromHex(encoding).count)
+        #expect(try readSigned(bytesFromHex(encoding), .strict) == value)
+        #expect(try readSigned(bytesFromHex(encoding), .lenient) == value)
     }
 
     @Test("strict reading rejects overlong unsigned forms; lenient reading (column data) accepts them")
     func overlongUnsigned() throws {
         for overlong in ["80 00", "81 80 00", "ff ff ff ff ff ff ff ff ff 00"] {
-            #expect(throws: LoadError.overlongLEB128(what: "test")) { try readUnsigned(hex(overlong), .strict) }
+            #expect(throws: LoadError.overlongLEB128(what: "test")) { try readUnsigned(bytesFromHex(overlong), .strict) }
         }
-        #expect(try readUnsigned(hex("80 00"), .lenient) == 0)
-        #expect(try readUnsigned(hex("81 80 00"), .lenient) == 1)
+        #expect(try readUnsigned(bytesFromHex("80 00"), .lenient) == 0)
+        #expect(try readUnsigned(bytesFromHex("81 80 00"), .lenient) == 1)
     }
 
     @Test("strict reading rejects overlong signed forms; lenient reading accepts them")
     func overlongSigned() throws {
         // A terminal 00 after a byte whose bit 6 is clear, or 7f after one whose bit 6 is set.
         for overlong in ["bf 00", "81 ff 7f", "80 00", "ff 7f"] {
-            #expect(throws: LoadError.overlongLEB128(what: "test")) { try readSigned(hex(overlong), .strict) }
+            #expect(throws: LoadError.overlongLEB128(what: "test")) { try readSigned(bytesFromHex(overlong), .strict) }
         }
-        #expect(try readSigned(hex("bf 00"), .lenient) == 63)
-        #expect(try readSigned(hex("ff 7f"), .lenient) == -1)
+        #expect(try readSigned(bytesFromHex("bf 00"), .lenient) == 63)
+        #expect(try readSigned(bytesFromHex("ff 7f"), .lenient) == -1)
     }
 
     @Test("numbers beyond 64 bits are rejected in both modes")
@@ -95,20 +95,20 @@ struct LEB128Tests {
             "81 81 81 81 81 81 81 81 81 81 81 81",    // more than 10 bytes
         ]
         for bytes in cases {
-            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readUnsigned(hex(bytes), .strict) }
-            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readUnsigned(hex(bytes), .lenient) }
+            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readUnsigned(bytesFromHex(bytes), .strict) }
+            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readUnsigned(bytesFromHex(bytes), .lenient) }
         }
         for bytes in ["ff ff ff ff ff ff ff ff ff 01", "80 80 80 80 80 80 80 80 80 7e"] {
-            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readSigned(hex(bytes), .strict) }
-            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readSigned(hex(bytes), .lenient) }
+            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readSigned(bytesFromHex(bytes), .strict) }
+            #expect(throws: LoadError.leb128TooLarge(what: "test")) { try readSigned(bytesFromHex(bytes), .lenient) }
         }
     }
 
     @Test("a number cut off by the end of the input is truncated, never read past the end")
     func truncated() {
         for bytes in ["", "80", "ff ff"] {
-            #expect(throws: LoadError.truncated(what: "test")) { try readUnsigned(hex(bytes), .strict) }
-            #expect(throws: LoadError.truncated(what: "test")) { try readSigned(hex(bytes), .lenient) }
+            #expect(throws: LoadError.truncated(what: "test")) { try readUnsigned(bytesFromHex(bytes), .strict) }
+            #expect(throws: LoadError.truncated(what: "test")) { try readSigned(bytesFromHex(bytes), .lenient) }
         }
     }
 
@@ -128,9 +128,9 @@ struct LEB128Tests {
 
     @Test("32-bit fields reject larger values")
     func thirtyTwoBit() throws {
-        var reader = ByteReader(hex("ff ff ff ff 0f"))
+        var reader = ByteReader(bytesFromHex("ff ff ff ff 0f"))
         #expect(try reader.readUnsigned32("spec") == UInt32.max)
-        var tooBig = ByteReader(hex("80 80 80 80 10"))
+        var tooBig = ByteReader(bytesFromHex("80 80 80 80 10"))
         #expect(throws: LoadError.leb128TooLarge(what: "spec")) { try tooBig.readUnsigned32("spec") }
     }
 }
