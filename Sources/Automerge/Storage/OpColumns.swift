@@ -150,7 +150,9 @@ enum OpColumns {
         for (row, count) in (groupCounts ?? []).enumerated() {
             guard let count else { throw .unexpectedNull(column: "\(groupName) group", row: row) }
             let sum = groupTotal.addingReportingOverflow(count)
-            guard !sum.overflow else { throw .columnLengthMismatch(column: "\(groupName) actor", expected: -1, actual: groupActors.count) }
+            guard !sum.overflow else {
+                throw .columnLengthMismatch(column: "\(groupName) actor", expected: Int.max, actual: groupActors.count)
+            }
             groupTotal = sum.partialValue
         }
         guard groupTotal == UInt64(groupActors.count) else {
