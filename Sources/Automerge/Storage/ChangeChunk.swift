@@ -1,0 +1,124 @@
+/// Change chunks (type 1) and compressed change chunks (type 2).
+///
+/// Contents: deps (uLEB count + 32-byte hashes) | author (uLEB length +
+/// bytes) | seq (uLEB) | startOp (uLEB, 1...UInt32.max) | time (sLEB) |
+/// message (uLEB length + UTF-8; 0 = none) | other actors (uLEB count +
+/// length-prefixed ids) | op column metadata | op column data | extra bytes
+/// (everything left, kept and hashed).
+///
+/// The change hash is SHA-256 of the *uncompressed* chunk's type, length and
+/// contents. Rust's `Change::bytes()` stores a change compressed (type 2)
+/// when the whole uncompressed chunk is longer than 256 bytes; its
+/// `raw_bytes()` (used for `save_after`, sync and orphans) never is.
+
+/// A change chunk as bytes, with its hash.
+struct EncodedChange: Sendable {
+    /// The uncompressed (type 1) chunk, header included.
+    let bytes: [UInt8]
+    /// SHA-256 of the uncompressed chunk.
+    let hash: ChangeHash
+
+    /// The form `Change::bytes()` returns: a compressed (type 2) chunk when
+    /// the uncompressed chunk exceeds ``ChangeChunk/compressionThreshold``
+    /// bytes, else the uncompressed chunk.
+    var storageBytes: [UInt8] {
+        guard bytes.count > ChangeChunk.compressionThreshold else { return bytes }
+        var reader = ByteReader(bytes)
+        // Our own framing: these reads cannot fail.
+        _ = try? reader.readBytes(9, "header")
+        _ = try? reader.readUnsigned("length")
+        let contents = reader.rest
+        return ChunkFraming.frame(
+            type: .compressedChange, checksum: bytes[4..<8], contents: Deflate.compress(contents))
+    }
+}
+
+enum ChangeChunk {
+    /// `DEFLATE_MIN_SIZE` in Rust.
+    static let compressionThreshold = 256
+
+    // MARK: Encoding
+
+    /// Encodes a change as an uncompressed change chunk. Deps, actors and ops
+    /// are written as given (the caller sorts them as the format requires).
+    static func encode(_ change: StoredChange) -> EncodedChange {
+        var contents = [UInt8]()
+        LEB128.appendUnsigned(UInt64(change.dependencies.count), to: &contents)
+        for dep in change.dependencies { contents.append(contentsOf: dep.bytes) }
+        contents.appendLengthPrefixed(change.actors.first?.bytes ?? [])
+        LEB128.appendUnsigned(change.sequence, to: &contents)
+        LEB128.appendUnsigned(change.startOp, to: &contents)
+        LEB128.appendSigned(change.time, to: &contents)
+        contents.appendLengthPrefixed((change.message ?? "").utf8)
+        let others = change.actors.dropFirst()
+        LEB128.appendUnsigned(UInt64(others.count), to: &contents)
+        for actor in others { contents.appendLengthPrefixed(actor.bytes) }
+
+        let columns = ColumnSet.nonEmpty(OpColumns.encode(change.ops, kind: .change))
+        ColumnLayout.write(columns.map { ($0.spec, $0.bytes.count) }, to: &contents)
+        for column in columns { contents.append(contentsOf: column.bytes) }
+        contents.append(contentsOf: change.extraBytes)
+
+        let (bytes, digest) = ChunkFraming.frame(type: .change, contents: contents)
+        return EncodedChange(bytes: bytes, hash: ChangeHash(bytes: digest))
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a change (type 1) or compressed change (type 2) chunk whose
+    /// framing and checksum ``ChunkFraming`` has verified.
+    static func decode(_ chunk: Chunk, limits: DecodeLimits = .default) throws(LoadError) -> StoredChange {
+        guard chunk.isChange else {
+            throw .unexpectedChunkType(expected: ChunkType.change.rawValue, found: chunk.type.rawValue)
+        }
+        return try decodeContents(chunk.contents, limits: limits)
+    }
+
+    /// Decodes the contents of an uncompressed change chunk.
+    static func decodeContents(_ contents: ArraySlice<UInt8>, limits: DecodeLimits = .default) throws(LoadError) -> StoredChange {
+        var reader = ByteReader(contents)
+        let dependencies = try reader.readHashes("change dependencies")
+        let author = try reader.readActor("change actor")
+        let sequence = try reader.readUnsigned("change seq")
+        let startOp = try reader.readUnsigned("change start op")
+        guard startOp >= 1 && startOp <= UInt64(UInt32.max) else { throw .startOpOutOfRange(startOp) }
+        let time = try reader.readSigned("change time")
+        let message = try reader.readString("change message")
+        let others = try reader.readActors("change other actors")
+        let layout = try ColumnLayout.read(&reader, section: "change op")
+        if layout.columns.contains(where: { $0.spec.deflate }) { throw .compressedColumnInChange }
+        var columns = [(spec: ColumnSpec, bytes: ArraySlice<UInt8>)]()
+        for column in layout.columns {
+            columns.append((column.spec, try reader.readBytes(UInt64(column.length), "change op column \(column.spec)")))
+        }
+        let extraBytes = Array(reader.readRest())
+
+        let actors = [author] + others
+        let ops = try OpColumns.decode(
+            ColumnSet(layout: columns), kind: .change, actorCount: actors.count, canonical: false,
+            rowLimit: limits.rowLimit(dataSize: contents.count))
+        if !ops.isEmpty && startOp + UInt64(ops.count - 1) > UInt64(UInt32.max) {
+            throw .opCounterOverflow(column: "op id", row: ops.count - 1)
+        }
+        for (row, op) in ops.enumerated() where !predecessorsAreOrdered(op.predecessors, actors: actors) {
+            throw .invalidValue(column: "pred", row: row, reason: "predecessors not in ascending op id order")
+        }
+        return StoredChange(
+            dependencies: dependencies, actors: actors, sequence: sequence, startOp: startOp, time: time,
+            message: message.isEmpty ? nil : message, ops: ops, extraBytes: extraBytes)
+    }
+
+    /// Whether op ids are in (non-strictly) ascending Lamport order: by
+    /// counter, then by actor bytes (the check of Rust's change builder).
+    static func predecessorsAreOrdered(_ ids: [StoredOpId], actors: [ActorId]) -> Bool {
+        guard ids.count > 1 else { return true }
+        for i in 1..<ids.count {
+            let (a, b) = (ids[i - 1], ids[i])
+            if b.counter < a.counter { return false }
+            if b.counter == a.counter && actors[b.actor].bytes.lexicographicallyPrecedes(actors[a.actor].bytes) {
+                return false
+            }
+        }
+        return true
+    }
+}

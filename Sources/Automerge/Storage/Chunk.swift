@@ -1,0 +1,121 @@
+import Crypto
+
+/// The chunk container every Automerge file is made of.
+///
+/// A chunk is `85 6F 4A 83` | 4-byte checksum | type byte | uLEB length N |
+/// N content bytes. The checksum is the first 4 bytes of
+/// SHA-256(type ‖ uLEB(N) ‖ contents); for a change chunk that whole digest
+/// is the change hash. A file is any concatenation of chunks.
+
+/// The type byte of a chunk.
+enum ChunkType: UInt8, Sendable {
+    case document = 0
+    case change = 1
+    /// A change chunk whose contents are raw DEFLATE; its checksum is that of
+    /// the uncompressed (type 1) chunk.
+    case compressedChange = 2
+    /// Rust's experimental bundle; not read by this implementation.
+    case bundle = 3
+}
+
+/// One chunk of a file, with its checksum verified.
+struct Chunk: Sendable {
+    /// The position of the chunk in its file (0-based).
+    let index: Int
+    /// The type as stored.
+    let type: ChunkType
+    /// The contents: for a compressed change, the inflated contents.
+    let contents: ArraySlice<UInt8>
+    /// The chunk exactly as stored, header included.
+    let stored: ArraySlice<UInt8>
+    /// SHA-256 of the (uncompressed) chunk; the change hash for change chunks.
+    let digest: [UInt8]
+
+    /// Whether the chunk holds a change (compressed or not).
+    var isChange: Bool { type == .change || type == .compressedChange }
+
+    /// The change hash, for change chunks.
+    var changeHash: ChangeHash { ChangeHash(bytes: digest) }
+}
+
+enum ChunkFraming {
+    static let magic: [UInt8] = [0x85, 0x6F, 0x4A, 0x83]
+
+    /// SHA-256(type ‖ uLEB(contents.count) ‖ contents).
+    static func digest<C: Collection>(type: UInt8, contents: C) -> [UInt8] where C.Element == UInt8 {
+        var prefix: [UInt8] = [type]
+        LEB128.appendUnsigned(UInt64(contents.count), to: &prefix)
+        var hasher = SHA256()
+        hasher.update(data: prefix)
+        if let slice = contents as? ArraySlice<UInt8> {
+            hasher.update(data: slice)
+        } else {
+            hasher.update(data: Array(contents))
+        }
+        return Array(hasher.finalize())
+    }
+
+    /// A complete chunk with the checksum computed over `contents`.
+    static func frame(type: ChunkType, contents: [UInt8]) -> (bytes: [UInt8], digest: [UInt8]) {
+        let digest = digest(type: type.rawValue, contents: contents[...])
+        return (frame(type: type, checksum: digest[0..<4], contents: contents), digest)
+    }
+
+    /// A complete chunk with a given checksum (for compressed changes, whose
+    /// checksum is the uncompressed chunk's).
+    static func frame(type: ChunkType, checksum: ArraySlice<UInt8>, contents: [UInt8]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(contents.count + 19)
+        out.append(contentsOf: magic)
+        out.append(contentsOf: checksum)
+        out.append(type.rawValue)
+        LEB128.appendUnsigned(UInt64(contents.count), to: &out)
+        out.append(contentsOf: contents)
+        return out
+    }
+
+    /// Splits a file into chunks, verifying magic, type, length and checksum
+    /// of each and inflating compressed changes. Errors are wrapped in
+    /// ``LoadError/inChunk(_:_:)`` with the chunk's index.
+    static func split(_ bytes: [UInt8], limits: DecodeLimits = .default) throws(LoadError) -> [Chunk] {
+        var chunks = [Chunk]()
+        var reader = ByteReader(bytes)
+        while !reader.isAtEnd {
+            let index = chunks.count
+            do throws(LoadError) {
+                chunks.append(try readChunk(&reader, index: index, limits: limits))
+            } catch {
+                throw .inChunk(index, error)
+            }
+        }
+        return chunks
+    }
+
+    /// Reads one chunk at the reader's position.
+    static func readChunk(_ reader: inout ByteReader, index: Int, limits: DecodeLimits = .default) throws(LoadError) -> Chunk {
+        let start = reader.position
+        let header = try reader.readBytes(4, "chunk magic")
+        guard header.elementsEqual(magic) else { throw .badMagic }
+        let checksum = try reader.readBytes(4, "chunk checksum")
+        let typeByte = try reader.readByte("chunk type")
+        guard let type = ChunkType(rawValue: typeByte) else { throw .unknownChunkType(typeByte) }
+        if type == .bundle { throw .unsupportedChunkType(typeByte) }
+        let contents = try reader.readLengthPrefixed("chunk contents")
+        let stored = reader.bytes[start..<reader.position]
+
+        switch type {
+        case .document, .change:
+            let digest = digest(type: typeByte, contents: contents)
+            guard digest[0..<4].elementsEqual(checksum) else { throw .badChecksum }
+            return Chunk(index: index, type: type, contents: contents, stored: stored, digest: digest)
+        case .compressedChange:
+            let inflated = try Deflate.inflate(
+                contents, limit: limits.inflateLimit(compressedSize: contents.count), what: "compressed change")
+            let digest = digest(type: ChunkType.change.rawValue, contents: inflated[...])
+            guard digest[0..<4].elementsEqual(checksum) else { throw .badChecksum }
+            return Chunk(index: index, type: type, contents: inflated[...], stored: stored, digest: digest)
+        case .bundle:
+            throw .unsupportedChunkType(typeByte)
+        }
+    }
+}

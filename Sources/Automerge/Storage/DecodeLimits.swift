@@ -1,0 +1,35 @@
+/// Bounds on what decoding untrusted bytes may allocate.
+///
+/// The format compresses well by design: an RLE run of a few bytes may stand
+/// for millions of rows, and DEFLATE expands up to ~1032 times. Valid files
+/// can legitimately do this, so the bounds are generous multiples of the
+/// input with absolute caps; a hostile file that exceeds them fails with
+/// ``LoadError/tooManyRows(column:limit:)`` or
+/// ``LoadError/inflatedTooLarge(what:limit:)`` instead of exhausting memory.
+struct DecodeLimits: Sendable {
+    /// The most bytes any one DEFLATE stream may inflate to.
+    var maxInflatedBytes: Int = 1 << 28
+    /// An inflated stream may also be at most this many times its input
+    /// (plus a little slack); DEFLATE itself cannot exceed ~1032.
+    var maxInflationRatio: Int = 1100
+    /// Rows allowed per byte of a chunk's (inflated) column data...
+    var rowsPerByte: Int = 512
+    /// ...but never fewer than this...
+    var minRows: Int = 1 << 20
+    /// ...nor more than this.
+    var maxRows: Int = 1 << 28
+
+    static let `default` = DecodeLimits()
+
+    /// The inflation limit for a stream of `compressedSize` bytes.
+    func inflateLimit(compressedSize: Int) -> Int {
+        let (scaled, overflow) = compressedSize.multipliedReportingOverflow(by: maxInflationRatio)
+        return overflow ? maxInflatedBytes : min(maxInflatedBytes, scaled + 4096)
+    }
+
+    /// The row limit for columns totalling `dataSize` bytes.
+    func rowLimit(dataSize: Int) -> Int {
+        let (scaled, overflow) = dataSize.multipliedReportingOverflow(by: rowsPerByte)
+        return overflow ? maxRows : min(maxRows, max(minRows, scaled))
+    }
+}

@@ -1,0 +1,95 @@
+/// Delta columns (type 3) and boolean columns (type 4).
+
+/// A delta column: the differences between consecutive non-null values
+/// (starting from 0), RLE-encoded as sLEB. Nulls pass through as null runs
+/// and do not reset the running value (hexane's `DeltaEncoderState`).
+///
+/// Arithmetic wraps, as Rust's release builds do, so that every i64 sequence
+/// round-trips; callers check the decoded values against their column's
+/// domain (op counters must fit in 32 bits, for instance).
+enum DeltaColumn {
+    static func decode(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) throws(LoadError) -> [Int64?] {
+        var values = try RLEColumn.decode(data, as: Int64.self, column: column, check: check)
+        var absolute: Int64 = 0
+        for i in values.indices {
+            if let delta = values[i] {
+                absolute = absolute &+ delta
+                values[i] = absolute
+            }
+        }
+        return values
+    }
+
+    static func encode<S: Sequence>(_ values: S) -> [UInt8] where S.Element == Int64? {
+        var encoder = DeltaEncoder()
+        for value in values { encoder.append(value) }
+        return encoder.finish()
+    }
+}
+
+/// Encodes absolute values as a delta column.
+struct DeltaEncoder {
+    private var rle = RLEEncoder<Int64>()
+    private var absolute: Int64 = 0
+
+    mutating func append(_ value: Int64?) {
+        guard let value else { rle.appendNull(); return }
+        rle.appendValue(value &- absolute)
+        absolute = value
+    }
+
+    mutating func finish() -> [UInt8] { rle.finish() }
+}
+
+/// A boolean column: uLEB run lengths alternating false/true, starting with
+/// false (so a column starting with true begins with a 0 count).
+enum BooleanColumn {
+    /// Decodes a whole column. In canonical mode only the first count may be
+    /// 0 and the last count may not (hexane's `bool_validate_encoding`).
+    static func decode(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) throws(LoadError) -> [Bool] {
+        var values = [Bool]()
+        var index = data.startIndex
+        var value = false
+        var runIndex = 0
+        let limit = UInt64(max(check.limit, 0))
+        while index < data.endIndex {
+            let count = try LEB128.readUnsigned(data, at: &index, mode: .lenient, what: column)
+            if check.canonical && count == 0 {
+                if runIndex > 0 {
+                    throw .nonCanonicalColumn(column: column, reason: "zero count in non-first run")
+                }
+                if index >= data.endIndex {
+                    throw .nonCanonicalColumn(column: column, reason: "trailing zero-count run")
+                }
+            }
+            guard UInt64(values.count) + count <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+            values.append(contentsOf: repeatElement(value, count: Int(count)))
+            value.toggle()
+            runIndex += 1
+        }
+        return values
+    }
+
+    /// Encodes booleans. With `omitIfAllFalse` (the expand column) a column
+    /// without any true value is written as zero bytes, as Rust's
+    /// `MaybeBooleanEncoder` does; otherwise n falses are `uLEB(n)`.
+    static func encode<S: Sequence>(_ values: S, omitIfAllFalse: Bool = false) -> [UInt8] where S.Element == Bool {
+        var out = [UInt8]()
+        var current = false
+        var count: UInt64 = 0
+        var sawTrue = false
+        for value in values {
+            if value == current {
+                count += 1
+            } else {
+                LEB128.appendUnsigned(count, to: &out)
+                current = value
+                count = 1
+                sawTrue = true
+            }
+        }
+        if omitIfAllFalse && !sawTrue { return [] }
+        if count > 0 { LEB128.appendUnsigned(count, to: &out) }
+        return out
+    }
+}

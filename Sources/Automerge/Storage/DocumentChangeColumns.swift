@@ -1,0 +1,158 @@
+/// The change columns of a document chunk: one row of metadata per change.
+///
+/// | spec | column | written |
+/// |---|---|---|
+/// | 1 | author (actor index) | always |
+/// | 3 | seq (delta) | always |
+/// | 19 | maxOp (delta) | always |
+/// | 35 | time (delta) | always, even all zero |
+/// | 53 | message (string; id 3, not the spec table's 2) | omitted if all null |
+/// | 64 | dependency count (group) | always |
+/// | 67 | dependency row indices (delta) | omitted if no deps at all |
+/// | 86 / 87 | extra bytes, typed as bytes (so "none" is meta 7) | meta always / raw if any |
+///
+/// Rust checks the time, message and extra-metadata columns for canonical
+/// RLE; the others it reads leniently.
+enum DocumentChangeColumns {
+    // MARK: Encoding
+
+    static func encode(_ rows: [StoredChangeMetadata]) -> [(ColumnSpec, [UInt8])] {
+        var actor = RLEEncoder<UInt64>()
+        var seq = DeltaEncoder(), maxOp = DeltaEncoder(), time = DeltaEncoder()
+        var message = RLEEncoder<String>()
+        var depCount = RLEEncoder<UInt64>(), deps = DeltaEncoder()
+        for row in rows {
+            actor.appendValue(UInt64(row.actor))
+            seq.append(Int64(truncatingIfNeeded: row.sequence))
+            maxOp.append(Int64(truncatingIfNeeded: row.maxOp))
+            time.append(row.time)
+            message.append(row.message)
+            depCount.appendValue(UInt64(row.dependencies.count))
+            for dep in row.dependencies { deps.append(Int64(dep)) }
+        }
+        let extra = ValueColumn.encodeExtraBytes(rows.lazy.map(\.extraBytes))
+        return [
+            (.changeActor, actor.finish()), (.changeSeq, seq.finish()), (.changeMaxOp, maxOp.finish()),
+            (.changeTime, time.finish()), (.changeMessage, message.finish()),
+            (.changeDepsGroup, depCount.finish()), (.changeDeps, deps.finish()),
+            (.changeExtraMeta, extra.meta), (.changeExtra, extra.raw),
+        ]
+    }
+
+    // MARK: Decoding
+
+    /// Decodes the change rows. The number of rows is the length of the
+    /// author column; every present column must match it.
+    static func decode(_ columns: ColumnSet, actorCount: Int, rowLimit: Int) throws(LoadError) -> [StoredChangeMetadata] {
+        func check(canonical: Bool, nullable: Bool) -> ColumnCheck {
+            ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit)
+        }
+        let lenient = check(canonical: false, nullable: false)
+
+        let actors = try columns[.changeActor].map { (d) throws(LoadError) in
+            try RLEColumn.decode(d, as: UInt64.self, column: "change actor", check: lenient)
+        } ?? []
+        let rows = actors.count
+        func sized<T: Collection>(_ values: T?, _ name: String, required: Bool) throws(LoadError) -> T? {
+            if let values, values.count != rows {
+                throw .columnLengthMismatch(column: name, expected: rows, actual: values.count)
+            }
+            if values == nil && required && rows > 0 { throw .missingColumn(column: name) }
+            return values
+        }
+        func delta(_ spec: ColumnSpec, _ name: String, _ check: ColumnCheck) throws(LoadError) -> [Int64?]? {
+            guard let data = columns[spec] else { return nil }
+            return try DeltaColumn.decode(data, column: name, check: check)
+        }
+
+        let seqs = try sized(delta(.changeSeq, "change seq", lenient), "change seq", required: true)
+        let maxOps = try sized(delta(.changeMaxOp, "change max op", lenient), "change max op", required: true)
+        let times = try sized(delta(.changeTime, "change time", check(canonical: true, nullable: false)),
+                              "change time", required: false)
+        let messages = try sized(columns[.changeMessage].map { (d) throws(LoadError) in
+            try RLEColumn.decode(d, as: String.self, column: "change message", check: check(canonical: true, nullable: true))
+        }, "change message", required: false)
+        let depCounts = try sized(columns[.changeDepsGroup].map { (d) throws(LoadError) in
+            try RLEColumn.decode(d, as: UInt64.self, column: "change deps group", check: lenient)
+        }, "change deps group", required: false)
+        let deps = try delta(.changeDeps, "change deps", lenient) ?? []
+        let extras = try ValueColumn.decodeExtraBytes(
+            meta: columns[.changeExtraMeta], raw: columns[.changeExtra], rows: rows, column: "change extra",
+            check: check(canonical: true, nullable: false))
+
+        var result = [StoredChangeMetadata]()
+        result.reserveCapacity(rows)
+        var depIndex = 0
+        for row in 0..<rows {
+            guard let actor = actors[row] else { throw .unexpectedNull(column: "change actor", row: row) }
+            guard actor < UInt64(actorCount) else {
+                throw .actorIndexOutOfRange(column: "change actor", row: row, index: actor)
+            }
+            guard let seq = seqs?[row] ?? nil else { throw .unexpectedNull(column: "change seq", row: row) }
+            guard seq >= 0 else { throw .invalidValue(column: "change seq", row: row, reason: "negative") }
+            guard let maxOp = maxOps?[row] ?? nil else { throw .unexpectedNull(column: "change max op", row: row) }
+            guard maxOp >= 0 && maxOp <= Int64(UInt32.max) else {
+                throw .opCounterOverflow(column: "change max op", row: row)
+            }
+            let time: Int64
+            if let times {
+                guard let t = times[row] else { throw .unexpectedNull(column: "change time", row: row) }
+                time = t
+            } else {
+                time = 0
+            }
+            var rowDeps = [Int]()
+            if let depCounts {
+                guard let count = depCounts[row] else { throw .unexpectedNull(column: "change deps group", row: row) }
+                guard count <= UInt64(deps.count - depIndex) else {
+                    let needed = UInt64(depIndex).addingReportingOverflow(count)
+                    throw .columnLengthMismatch(column: "change deps",
+                                                expected: needed.overflow ? Int.max : Int(clamping: needed.partialValue),
+                                                actual: deps.count)
+                }
+                rowDeps.reserveCapacity(Int(count))
+                for _ in 0..<count {
+                    guard let dep = deps[depIndex] else { throw .unexpectedNull(column: "change deps", row: row) }
+                    guard dep >= 0 && dep < Int64(row) else {
+                        throw .dependencyOutOfRange(row: row, index: UInt64(bitPattern: dep))
+                    }
+                    rowDeps.append(Int(dep))
+                    depIndex += 1
+                }
+            }
+            result.append(StoredChangeMetadata(
+                actor: Int(actor), sequence: UInt64(seq), maxOp: UInt64(maxOp), time: time,
+                message: messages?[row] ?? nil, dependencies: rowDeps, extraBytes: extras[row]))
+        }
+        guard depIndex == deps.count else {
+            throw .columnLengthMismatch(column: "change deps", expected: depIndex, actual: deps.count)
+        }
+        try validateGraph(result, actorCount: actorCount)
+        return result
+    }
+
+    /// The change-graph rules Rust checks on load: each actor's changes are
+    /// numbered 1, 2, 3... in row order, and a change's maxOp is at least
+    /// that of the actor's previous change and of each of its dependencies.
+    static func validateGraph(_ rows: [StoredChangeMetadata], actorCount: Int) throws(LoadError) {
+        var lastSeq = [UInt64](repeating: 0, count: actorCount)
+        var lastMaxOp = [UInt64](repeating: 0, count: actorCount)
+        for (index, row) in rows.enumerated() {
+            guard row.actor >= 0 && row.actor < actorCount else {
+                throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: row.actor))
+            }
+            for dep in row.dependencies where dep < 0 || dep >= index {
+                throw .dependencyOutOfRange(row: index, index: UInt64(clamping: dep))
+            }
+            guard row.sequence < UInt64.max && row.sequence == lastSeq[row.actor] + 1 else {
+                throw .changesOutOfOrder(row: index)
+            }
+            lastSeq[row.actor] = row.sequence
+            guard row.maxOp >= lastMaxOp[row.actor] else { throw .incorrectMaxOp(row: index) }
+            lastMaxOp[row.actor] = row.maxOp
+            for dep in row.dependencies where rows[dep].maxOp > row.maxOp {
+                throw .incorrectMaxOp(row: index)
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// Document chunks (type 0).
+///
+/// Contents: actors (uLEB count + length-prefixed ids, sorted bytewise) |
+/// heads (uLEB count + 32-byte hashes, sorted) | change column metadata | op
+/// column metadata | change column data | op column data | heads index (one
+/// uLEB per head: its change row; absent in files of old JS versions).
+///
+/// With compression each column whose uncompressed data is at least 256
+/// bytes is stored as raw DEFLATE with bit 3 of its spec set; the metadata
+/// then gives the compressed length and the checksum covers the bytes as
+/// stored. DEFLATE output differs between deflaters, so only uncompressed
+/// saves are byte-comparable with Rust's.
+enum DocumentChunk {
+    /// `DEFLATE_MIN_SIZE` in Rust: columns at least this long get deflated.
+    static let columnCompressionThreshold = 256
+
+    // MARK: Encoding
+
+    /// Encodes a document chunk (header included). Actors, heads and rows are
+    /// written as given.
+    static func encode(_ document: StoredDocument, compress: Bool) -> [UInt8] {
+        var contents = [UInt8]()
+        LEB128.appendUnsigned(UInt64(document.actors.count), to: &contents)
+        for actor in document.actors { contents.appendLengthPrefixed(actor.bytes) }
+        LEB128.appendUnsigned(UInt64(document.heads.count), to: &contents)
+        for head in document.heads { contents.append(contentsOf: head.bytes) }
+
+        func prepare(_ columns: [(ColumnSpec, [UInt8])]) -> [(spec: ColumnSpec, bytes: [UInt8])] {
+            ColumnSet.nonEmpty(columns).map { column in
+                guard compress && column.bytes.count >= columnCompressionThreshold else { return column }
+                return (column.spec.deflated, Deflate.compress(column.bytes))
+            }
+        }
+        let changeColumns = prepare(DocumentChangeColumns.encode(document.changes))
+        let opColumns = prepare(OpColumns.encode(document.ops, kind: .document))
+        ColumnLayout.write(changeColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
+        ColumnLayout.write(opColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
+        for column in changeColumns { contents.append(contentsOf: column.bytes) }
+        for column in opColumns { contents.append(contentsOf: column.bytes) }
+        for index in document.headsIndex {
+            LEB128.appendUnsigned(UInt64(UInt(bitPattern: index)), to: &contents)
+        }
+        return ChunkFraming.frame(type: .document, contents: contents).bytes
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a document chunk whose framing and checksum ``ChunkFraming``
+    /// has verified, with every check Rust makes on load except the heads
+    /// (see ``ChangeReconstruction``).
+    static func decode(_ chunk: Chunk, limits: DecodeLimits = .default) throws(LoadError) -> StoredDocument {
+        guard chunk.type == .document else {
+            throw .unexpectedChunkType(expected: ChunkType.document.rawValue, found: chunk.type.rawValue)
+        }
+        return try decodeContents(chunk.contents, limits: limits)
+    }
+
+    /// Decodes the contents of a document chunk.
+    static func decodeContents(_ contents: ArraySlice<UInt8>, limits: DecodeLimits = .default) throws(LoadError) -> StoredDocument {
+        var reader = ByteReader(contents)
+        let actors = try reader.readActors("document actors")
+        let heads = try reader.readHashes("document heads")
+        let changeLayout = try ColumnLayout.read(&reader, section: "document change")
+        let opLayout = try ColumnLayout.read(&reader, section: "document op")
+
+        var inflatedTotal = 0
+        func readColumns(_ layout: ColumnLayout, _ section: String) throws(LoadError) -> [(spec: ColumnSpec, bytes: ArraySlice<UInt8>)] {
+            var columns = [(spec: ColumnSpec, bytes: ArraySlice<UInt8>)]()
+            for column in layout.columns {
+                let stored = try reader.readBytes(UInt64(column.length), "\(section) column \(column.spec)")
+                var bytes = stored
+                if column.spec.deflate && !stored.isEmpty {
+                    let budget = limits.maxInflatedBytes - inflatedTotal
+                    let limit = min(limits.inflateLimit(compressedSize: stored.count), budget)
+                    bytes = try Deflate.inflate(stored, limit: limit, what: "\(section) column \(column.spec)")[...]
+                }
+                inflatedTotal += bytes.count
+                columns.append((column.spec.normalized, bytes))
+            }
+            return columns
+        }
+        let changeColumns = try readColumns(changeLayout, "document change")
+        let opColumns = try readColumns(opLayout, "document op")
+
+        var headsIndex = [Int]()
+        if !reader.isAtEnd {
+            headsIndex.reserveCapacity(heads.count)
+            for _ in 0..<heads.count {
+                headsIndex.append(Int(truncatingIfNeeded: try reader.readUnsigned("document heads index")))
+            }
+            guard reader.isAtEnd else { throw .trailingBytes(what: "document heads index") }
+        }
+
+        let rowLimit = limits.rowLimit(dataSize: inflatedTotal)
+        let changes = try DocumentChangeColumns.decode(
+            ColumnSet(layout: changeColumns), actorCount: actors.count, rowLimit: rowLimit)
+        let ops = try OpColumns.decode(
+            ColumnSet(layout: opColumns), kind: .document, actorCount: actors.count, canonical: true,
+            rowLimit: rowLimit)
+        return StoredDocument(actors: actors, heads: heads, changes: changes, ops: ops, headsIndex: headsIndex)
+    }
+}

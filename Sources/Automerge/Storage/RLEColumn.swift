@@ -1,0 +1,256 @@
+/// Run-length encoded columns (types 1, 2, 3, 5, 6 and groups), in exactly
+/// the canonical form Rust writes.
+///
+/// A column is a sequence of runs, each headed by an sLEB `n`: `n > 0` is one
+/// value repeated `n` times, `n < 0` is `|n|` literal values, `n == 0` is
+/// followed by a uLEB count of nulls. The encoder is the state machine of
+/// Rust's `columnar/encoding/rle.rs` (identical to hexane's): a repeat needs
+/// at least two equal values, a lone value is written as a one-value literal,
+/// literals never hold two equal neighbours, and a column of nothing but
+/// nulls is written as zero bytes (so the column gets omitted).
+
+/// A value that can appear in an RLE column.
+protocol RLEValue {
+    /// Reads one value (lenient LEB, as hexane does inside column data).
+    static func read(_ bytes: ArraySlice<UInt8>, at index: inout Int, column: String) throws(LoadError) -> Self
+    static func write(_ value: Self, to out: inout [UInt8])
+    /// Equality as the encoder sees it (strings by their bytes).
+    static func same(_ a: Self, _ b: Self) -> Bool
+}
+
+extension UInt64: RLEValue {
+    @inline(__always)
+    static func read(_ bytes: ArraySlice<UInt8>, at index: inout Int, column: String) throws(LoadError) -> UInt64 {
+        try LEB128.readUnsigned(bytes, at: &index, mode: .lenient, what: column)
+    }
+    @inline(__always)
+    static func write(_ value: UInt64, to out: inout [UInt8]) { LEB128.appendUnsigned(value, to: &out) }
+    @inline(__always)
+    static func same(_ a: UInt64, _ b: UInt64) -> Bool { a == b }
+}
+
+extension Int64: RLEValue {
+    @inline(__always)
+    static func read(_ bytes: ArraySlice<UInt8>, at index: inout Int, column: String) throws(LoadError) -> Int64 {
+        try LEB128.readSigned(bytes, at: &index, mode: .lenient, what: column)
+    }
+    @inline(__always)
+    static func write(_ value: Int64, to out: inout [UInt8]) { LEB128.appendSigned(value, to: &out) }
+    @inline(__always)
+    static func same(_ a: Int64, _ b: Int64) -> Bool { a == b }
+}
+
+extension String: RLEValue {
+    static func read(_ bytes: ArraySlice<UInt8>, at index: inout Int, column: String) throws(LoadError) -> String {
+        let length = try LEB128.readUnsigned(bytes, at: &index, mode: .lenient, what: column)
+        let remaining = bytes.endIndex - index
+        guard length <= UInt64(remaining) else {
+            throw .lengthPastEnd(what: column, length: length, remaining: remaining)
+        }
+        let end = index + Int(length)
+        defer { index = end }
+        guard let string = UTF8Text.decode(bytes[index..<end]) else { throw .invalidUTF8(what: column) }
+        return string
+    }
+    static func write(_ value: String, to out: inout [UInt8]) { out.appendLengthPrefixed(value.utf8) }
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+}
+
+/// How a column's bytes are to be checked while decoding.
+struct ColumnCheck: Sendable {
+    /// Reject anything a canonical encoder would not write (Rust checks this
+    /// for document op columns and the time, message and extra-metadata
+    /// change columns).
+    var canonical: Bool
+    /// Whether nulls are allowed at all (only enforced in canonical mode;
+    /// otherwise the consumer rejects a null where it needs a value).
+    var nullable: Bool
+    /// The most items the column may decode to, so that a run claiming 2^60
+    /// items fails instead of allocating.
+    var limit: Int
+}
+
+enum RLEColumn {
+    private enum Previous<V> {
+        case none, run(V), literal(V), nulls
+    }
+
+    /// Decodes a whole column into one optional per item.
+    static func decode<V: RLEValue>(
+        _ data: ArraySlice<UInt8>, as _: V.Type, column: String, check: ColumnCheck
+    ) throws(LoadError) -> [V?] {
+        var values = [V?]()
+        var index = data.startIndex
+        var previous = Previous<V>.none
+        let limit = UInt64(max(check.limit, 0))
+
+        func reject(_ reason: String) -> LoadError { .nonCanonicalColumn(column: column, reason: reason) }
+
+        while index < data.endIndex {
+            let count = try LEB128.readSigned(data, at: &index, mode: .lenient, what: column)
+            if count > 0 {
+                let n = UInt64(count)
+                let value = try V.read(data, at: &index, column: column)
+                if check.canonical {
+                    if n < 2 { throw reject("repeat run with count < 2") }
+                    switch previous {
+                    case .run(let p) where V.same(p, value): throw reject("adjacent repeat runs with same value")
+                    case .literal(let p) where V.same(p, value): throw reject("boundary values match")
+                    default: break
+                    }
+                }
+                guard UInt64(values.count) + n <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+                values.append(contentsOf: repeatElement(Optional(value), count: Int(n)))
+                previous = .run(value)
+            } else if count < 0 {
+                let n = count.magnitude
+                if check.canonical, case .literal = previous { throw reject("adjacent literal runs") }
+                guard UInt64(values.count) + n <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+                var previousLiteral: V? = nil
+                for _ in 0..<n {
+                    let value = try V.read(data, at: &index, column: column)
+                    if check.canonical {
+                        if let p = previousLiteral {
+                            if V.same(p, value) { throw reject("literal has consecutive equal values") }
+                        } else {
+                            switch previous {
+                            case .run(let p) where V.same(p, value), .literal(let p) where V.same(p, value):
+                                throw reject("boundary values match")
+                            default: break
+                            }
+                        }
+                    }
+                    previousLiteral = value
+                    values.append(value)
+                    previous = .literal(value)
+                }
+            } else {
+                let n = try LEB128.readUnsigned(data, at: &index, mode: .lenient, what: column)
+                if check.canonical {
+                    if n == 0 { throw reject("null run with count 0") }
+                    if case .nulls = previous { throw reject("adjacent null runs") }
+                    if !check.nullable { throw reject("null in non-nullable column") }
+                }
+                guard UInt64(values.count) + n <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+                values.append(contentsOf: repeatElement(nil, count: Int(n)))
+                previous = .nulls
+            }
+        }
+        return values
+    }
+}
+
+/// The canonical RLE encoder.
+struct RLEEncoder<V: RLEValue> {
+    private enum Mode { case empty, initialNulls, nulls, lone, run, literal }
+
+    private(set) var output: [UInt8] = []
+    private var mode: Mode = .empty
+    private var nullCount = 0
+    private var runCount = 0
+    /// The last value appended (lone, run, or the pending end of a literal).
+    private var current: V? = nil
+    /// The values of a literal run before `current`.
+    private var literal: [V] = []
+
+    init() {}
+
+    mutating func append(_ value: V?) {
+        if let value { appendValue(value) } else { appendNull() }
+    }
+
+    mutating func appendNull() {
+        switch mode {
+        case .empty: mode = .initialNulls; nullCount = 1
+        case .initialNulls, .nulls: nullCount += 1
+        case .lone:
+            flushLiteral(ending: current!)
+            mode = .nulls; nullCount = 1
+        case .run:
+            flushRun()
+            mode = .nulls; nullCount = 1
+        case .literal:
+            flushLiteral(ending: current!)
+            mode = .nulls; nullCount = 1
+        }
+    }
+
+    mutating func appendValue(_ value: V) {
+        switch mode {
+        case .empty:
+            mode = .lone
+        case .initialNulls, .nulls:
+            flushNulls()
+            mode = .lone
+        case .lone:
+            if V.same(current!, value) {
+                mode = .run; runCount = 2
+            } else {
+                literal.append(current!)
+                mode = .literal
+            }
+        case .run:
+            if V.same(current!, value) {
+                runCount += 1
+                return
+            }
+            flushRun()
+            mode = .lone
+        case .literal:
+            if V.same(current!, value) {
+                // The literal ends before `current`, which starts a repeat.
+                flushLiteralBuffer()
+                mode = .run; runCount = 2
+            } else {
+                literal.append(current!)
+            }
+        }
+        current = value
+    }
+
+    /// Flushes the pending state and returns the column bytes (empty if
+    /// every value was null).
+    mutating func finish() -> [UInt8] {
+        switch mode {
+        case .empty, .initialNulls: break
+        case .nulls: flushNulls()
+        case .lone, .literal: flushLiteral(ending: current!)
+        case .run: flushRun()
+        }
+        mode = .empty
+        current = nil
+        return output
+    }
+
+    private mutating func flushNulls() {
+        LEB128.appendSigned(0, to: &output)
+        LEB128.appendUnsigned(UInt64(nullCount), to: &output)
+        nullCount = 0
+    }
+
+    private mutating func flushRun() {
+        LEB128.appendSigned(Int64(runCount), to: &output)
+        V.write(current!, to: &output)
+        runCount = 0
+    }
+
+    private mutating func flushLiteral(ending last: V) {
+        literal.append(last)
+        flushLiteralBuffer()
+    }
+
+    private mutating func flushLiteralBuffer() {
+        LEB128.appendSigned(-Int64(literal.count), to: &output)
+        for value in literal { V.write(value, to: &output) }
+        literal.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Encodes a sequence of optional values as one RLE column.
+extension RLEColumn {
+    static func encode<V: RLEValue, S: Sequence>(_ values: S) -> [UInt8] where S.Element == V? {
+        var encoder = RLEEncoder<V>()
+        for value in values { encoder.append(value) }
+        return encoder.finish()
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+@_spi(Internals) @testable import Automerge
+
+@Suite("Rebuilding changes from a document")
+struct ChangeReconstructionTests {
+    typealias S = StorageSamples
+
+    @Test("each change gets its ops, with predecessors from successors and deletes synthesized")
+    func rebuild() throws {
+        let changes = try ChangeReconstruction.reconstruct(S.document)
+        #expect(changes.count == 2)
+
+        let first = changes[0].change
+        #expect(first.actors == [S.actorA])
+        #expect(first.sequence == 1 && first.startOp == 1)
+        #expect(first.dependencies.isEmpty)
+        #expect(first.ops == [
+            S.op(key: .map("list"), action: 2),
+            S.op(key: .map("x"), action: 1, value: .int(1)),
+        ])
+
+        // B's change mentions A, so A is its other actor (index 1).
+        let second = changes[1].change
+        #expect(second.actors == [S.actorB, S.actorA])
+        #expect(second.startOp == 3)
+        #expect(second.time == 1_700_000_000 && second.message == "hi")
+        #expect(second.dependencies == [changes[0].hash])
+        #expect(second.ops == [
+            S.op(key: .map("x"), action: 1, value: .string("y"), predecessors: [S.id(2, 1)]),
+            S.op(object: S.id(1, 1), key: .element(nil), insert: true, action: 1, value: .uint(7)),
+            // The delete of element 4@B exists only as 4@B's successor.
+            S.op(object: S.id(1, 1), key: .element(S.id(4, 0)), action: 3, predecessors: [S.id(4, 0)]),
+        ])
+        #expect(changes[1].hash == S.document.heads[0])
+        #expect(ChangeReconstruction.heads(of: changes) == S.document.heads)
+    }
+
+    @Test("rebuilt changes decode back to themselves")
+    func rebuiltChangesRoundTrip() throws {
+        for change in try ChangeReconstruction.reconstruct(S.document) {
+            #expect(try S.decodeChange(change.encoded.bytes) == change.change)
+        }
+    }
+
+    @Test("stored heads that the changes do not produce are rejected")
+    func headsMismatch() {
+        var document = S.document
+        let wrong = ChangeHash(bytes: [UInt8](repeating: 7, count: 32))
+        document.heads = [wrong]
+        #expect(throws: LoadError.self) { try ChangeReconstruction.reconstruct(document) }
+        do {
+            _ = try ChangeReconstruction.reconstruct(document)
+        } catch {
+            guard case let .headsMismatch(stored, computed) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(stored == [wrong])
+            #expect(computed == S.document.heads)
+        }
+    }
+
+    @Test("a change whose ops have a gap is missing ops")
+    func missingOps() {
+        var document = S.document
+        document.changes[1].maxOp = 6  // no op 6@B
+        #expect(throws: LoadError.missingOps(change: 1)) { try ChangeReconstruction.reconstruct(document) }
+    }
+
+    @Test("an op beyond every change of its actor belongs to no change")
+    func opOutsideChanges() {
+        var document = S.document
+        document.ops[0].id = S.id(9, 0)
+        #expect(throws: LoadError.opOutsideChanges(row: 0)) { try ChangeReconstruction.reconstruct(document) }
+    }
+
+    @Test("two ops with one id are rejected")
+    func duplicateIds() {
+        var document = S.document
+        document.ops[1].id = S.id(1, 0)
+        #expect(throws: LoadError.duplicateOpId(row: 1)) { try ChangeReconstruction.reconstruct(document) }
+    }
+
+    @Test("an empty change starts after its maxOp")
+    func emptyChange() throws {
+        var document = S.document
+        document.changes.append(StoredChangeMetadata(
+            actor: 0, sequence: 2, maxOp: 5, time: 0, message: "", dependencies: [1], extraBytes: [1]))
+        let changes = try ChangeReconstruction.reconstruct(document, verifyHeads: false)
+        #expect(changes[2].change.startOp == 6)
+        #expect(changes[2].change.ops.isEmpty)
+        #expect(changes[2].change.message == nil, "an empty message is no message")
+        #expect(changes[2].change.extraBytes == [1])
+    }
+}

@@ -1,0 +1,162 @@
+import Testing
+@_spi(Internals) @testable import Automerge
+
+@Suite("Document chunks")
+struct DocumentChunkTests {
+    typealias S = StorageSamples
+
+    @Test("a document round-trips, compressed or not")
+    func roundTrip() throws {
+        let document = S.document
+        #expect(try S.decodeDocument(DocumentChunk.encode(document, compress: false)) == document)
+        #expect(try S.decodeDocument(DocumentChunk.encode(document, compress: true)) == document)
+    }
+
+    @Test("columns of 256 bytes or more are deflated and flagged; smaller ones are not")
+    func compressionThreshold() throws {
+        var document = S.document
+        // A long string value makes the raw value column long.
+        document.ops[2].value = .string(String(repeating: "z", count: 300))
+        let bytes = DocumentChunk.encode(document, compress: true)
+        var reader = ByteReader(try ChunkFraming.split(bytes)[0].contents)
+        _ = try reader.readActors("actors")
+        _ = try reader.readHashes("heads")
+        _ = try ColumnLayout.read(&reader, section: "changes")
+        let ops = try ColumnLayout.read(&reader, section: "ops")
+        let raw = try #require(ops.columns.first { $0.spec.normalized == .value })
+        #expect(raw.spec.deflate)
+        #expect(raw.length < 300)
+        #expect(ops.columns.filter(\.spec.deflate).count == 1)
+        #expect(try S.decodeDocument(bytes) == document)
+    }
+
+    @Test("the heads index is optional on load (old JS documents omit it)")
+    func headsIndexOptional() throws {
+        var document = S.document
+        document.headsIndex = []
+        #expect(try S.decodeDocument(DocumentChunk.encode(document, compress: false)) == document)
+    }
+
+    @Test("bytes after the heads index are rejected")
+    func trailingBytes() throws {
+        var document = S.document
+        document.headsIndex = [1, 1]  // one more entry than heads
+        #expect(throws: LoadError.trailingBytes(what: "document heads index")) {
+            try S.decodeDocument(DocumentChunk.encode(document, compress: false))
+        }
+    }
+
+    @Test("each actor's changes must be numbered 1, 2, 3... in row order")
+    func sequenceGap() {
+        var document = S.document
+        document.changes[1].sequence = 2
+        #expect(throws: LoadError.changesOutOfOrder(row: 1)) {
+            try S.decodeDocument(DocumentChunk.encode(document, compress: false))
+        }
+    }
+
+    @Test("an actor's maxOp may not decrease, nor be below a dependency's")
+    func maxOpMonotone() {
+        var document = S.document
+        document.changes[1].maxOp = 1  // below its dependency's maxOp 2
+        #expect(throws: LoadError.incorrectMaxOp(row: 1)) {
+            try S.decodeDocument(DocumentChunk.encode(document, compress: false))
+        }
+    }
+
+    @Test("dependencies must name earlier change rows")
+    func forwardDependency() {
+        var document = S.document
+        document.changes[0].dependencies = [1]
+        #expect(throws: LoadError.dependencyOutOfRange(row: 0, index: 1)) {
+            try S.decodeDocument(DocumentChunk.encode(document, compress: false))
+        }
+    }
+
+    @Test("actor indices must be inside the actor table")
+    func actorRange() {
+        var document = S.document
+        document.ops[0].id = S.id(1, 2)
+        #expect(throws: LoadError.actorIndexOutOfRange(column: "id actor", row: 0, index: 2)) {
+            try S.decodeDocument(DocumentChunk.encode(document, compress: false))
+        }
+        var change = S.document
+        change.changes[0].actor = 5
+        #expect(throws: LoadError.actorIndexOutOfRange(column: "change actor", row: 0, index: 5)) {
+            try S.decodeDocument(DocumentChunk.encode(change, compress: false))
+        }
+    }
+
+    @Test("op counters must fit in 32 bits")
+    func counterRange() {
+        var document = S.document
+        document.ops[1].successors = [S.id(1 << 32, 1)]
+        #expect(throws: LoadError.opCounterOverflow(column: "succ counter", row: 1)) {
+            try S.decodeDocument(DocumentChunk.encode(document, compress: false))
+        }
+    }
+
+    @Test("document op columns must be canonical")
+    func canonicalOpColumns() throws {
+        var parts = try DocumentParts(S.documentBytes)
+        let action = try #require(parts.opColumns.firstIndex { $0.spec == .action })
+        // Actions 2, 1, 1, 1 as Rust writes them...
+        #expect(parts.opColumns[action].bytes == bytesFromHex("7f 02 03 01"))
+        // ...and with a count-1 repeat run, which Rust rejects in documents.
+        parts.opColumns[action].bytes = bytesFromHex("7f 02 01 01 02 01")
+        #expect(throws: LoadError.nonCanonicalColumn(column: "action", reason: "repeat run with count < 2")) {
+            try S.decodeDocument(parts.bytes)
+        }
+    }
+
+    @Test("unknown columns are skipped; required ones may not be missing")
+    func unknownAndMissingColumns() throws {
+        var parts = try DocumentParts(S.documentBytes)
+        parts.opColumns.append((ColumnSpec(raw: 1029), [1, 2, 3]))
+        #expect(try S.decodeDocument(parts.bytes) == S.document)
+        parts.opColumns.removeAll { $0.spec == .idCounter }
+        #expect(throws: LoadError.missingColumn(column: "id counter")) { try S.decodeDocument(parts.bytes) }
+    }
+
+    @Test("column lengths that overflow or pass the end are rejected")
+    func columnLengthPastEnd() {
+        // Actors 0, heads 0, one change column (actor, spec 1) claiming 2^60 bytes.
+        let contents = bytesFromHex("00 00 01 01 80 80 80 80 80 80 80 80 10 00")
+        let chunk = ChunkFraming.frame(type: .document, contents: contents).bytes
+        #expect(throws: LoadError.lengthPastEnd(what: "document change column data", length: 1 << 60, remaining: 1)) {
+            try S.decodeDocument(chunk)
+        }
+    }
+}
+
+/// A document chunk taken apart into its column data, to build inputs our
+/// encoder would not write.
+struct DocumentParts {
+    var prefix: [UInt8]
+    var changeColumns: [(spec: ColumnSpec, bytes: [UInt8])]
+    var opColumns: [(spec: ColumnSpec, bytes: [UInt8])]
+    var suffix: [UInt8]
+
+    init(_ bytes: [UInt8]) throws {
+        let contents = try ChunkFraming.split(bytes)[0].contents
+        var reader = ByteReader(contents)
+        _ = try reader.readActors("actors")
+        _ = try reader.readHashes("heads")
+        prefix = Array(contents[contents.startIndex..<reader.position])
+        let changeLayout = try ColumnLayout.read(&reader, section: "changes")
+        let opLayout = try ColumnLayout.read(&reader, section: "ops")
+        changeColumns = try changeLayout.columns.map { (spec: $0.spec, bytes: Array(try reader.readBytes(UInt64($0.length), "c"))) }
+        opColumns = try opLayout.columns.map { (spec: $0.spec, bytes: Array(try reader.readBytes(UInt64($0.length), "o"))) }
+        suffix = Array(reader.readRest())
+    }
+
+    /// The chunk, with columns in the order given.
+    var bytes: [UInt8] {
+        var contents = prefix
+        ColumnLayout.write(changeColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
+        ColumnLayout.write(opColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
+        for column in changeColumns + opColumns { contents += column.bytes }
+        contents += suffix
+        return ChunkFraming.frame(type: .document, contents: contents).bytes
+    }
+}
