@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) @testable import Automerge
+@_spi(Conformance) @testable import Automerge
 
 @Suite("Rebuilding changes from a document")
 struct ChangeReconstructionTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) @testable import Automerge
+@_spi(Conformance) @testable import Automerge
 
 extension ColumnCheck {
     static let testCanonical = ColumnCheck(canonical: true, nullable: true, limit: 1 << 20)

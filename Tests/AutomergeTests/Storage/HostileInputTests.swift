@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) @testable import Automerge
+@_spi(Conformance) @testable import Automerge
 
 /// Untrusted bytes must be rejected with a `LoadError`: no trap, no
 /// unbounded allocation, no super-linear time.

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) @testable import Automerge
+@_spi(Conformance) @testable import Automerge
 
 /// Parses "85 6f 4a" style hex (spaces optional) for readable expectations.
 func bytesFromHex(_ string: String) -> [UInt8] {

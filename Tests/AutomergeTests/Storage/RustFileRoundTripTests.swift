@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internals) @testable import Automerge
+@_spi(Conformance) @testable import Automerge
 
 /// Byte-exact agreement with files the Rust implementation wrote
 /// (`../shared/docs` and `../shared/oracle-gen`).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internals) @testable import Automerge
+@_spi(Conformance) @testable import Automerge
 
 /// The inputs of Rust's own test suite and fuzz crashers
 /// (`../shared/fixtures`): each must either decode at the storage level or

@@ -1,4 +1,4 @@
-@_spi(Internals) @testable import Automerge
+@_spi(Conformance) @testable import Automerge
 
 /// Small hand-made documents and changes used by the storage tests.
 enum StorageSamples {

@@ -1,0 +1,67 @@
+/// The document's bridge to the Storage layer: turns decoded chunks into
+/// changes to apply, and the document into chunks to write.
+enum StorageBridge {
+    /// The changes in `bytes`, in file order; a document chunk contributes
+    /// the changes it was built from, in its change-row order.
+    static func changes(in bytes: [UInt8]) throws(AutomergeError) -> [DecodedChange] {
+        var result: [DecodedChange] = []
+        for chunk in try decode(bytes) { result.append(contentsOf: changes(of: chunk)) }
+        return result
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(AutomergeError) -> [DecodedChunk] {
+        do { return try StorageFile.decode(bytes) } catch { throw .load(error) }
+    }
+
+    static func changes(of chunk: DecodedChunk) -> [DecodedChange] {
+        switch chunk {
+        case .document(_, let changes):
+            return changes.map { DecodedChange(stored: $0.change, hash: $0.hash, bytes: $0.encoded.bytes) }
+        case .change(let stored, let encoded):
+            return [DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes)]
+        }
+    }
+
+    /// A document chunk, then the raw bytes of changes still waiting for
+    /// their dependencies (Rust's `retain_orphans`).
+    static func save(_ state: DocumentState, compress: Bool) -> [UInt8] {
+        var bytes = DocumentChunk.encode(state.storedDocument(), compress: compress)
+        for orphan in state.queue { bytes.append(contentsOf: orphan.bytes) }
+        return bytes
+    }
+
+    /// Loads a file. A leading document chunk is rebuilt in its own change
+    /// order; later chunks apply as received changes. A file that does not
+    /// start with a document must not leave changes waiting for dependencies.
+    static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding) throws(AutomergeError) -> DocumentState {
+        var state = DocumentState(actor: actor, encoding: encoding)
+        var chunks = try decode(bytes)[...]
+        var startsWithDocument = false
+        if case .document(_, let changes)? = chunks.first {
+            startsWithDocument = true
+            for change in changes {
+                try state.applyInOrder(DecodedChange(stored: change.change, hash: change.hash, bytes: change.encoded.bytes))
+            }
+            chunks = chunks.dropFirst()
+        }
+        try state.apply(chunks.flatMap(changes(of:)))
+        if !startsWithDocument && !state.queue.isEmpty {
+            throw .missingDependencies(state.queue.flatMap(\.stored.dependencies).filter { !state.history.contains($0) }.sorted())
+        }
+        state.lastEncodedHeads = state.history.heads
+        return state
+    }
+}
+
+extension ChangeCodec {
+    /// The uncompressed change chunk and hash of a change.
+    static func encode(_ change: StoredChange) -> (bytes: [UInt8], hash: ChangeHash) {
+        let encoded = ChangeChunk.encode(change)
+        return (encoded.bytes, encoded.hash)
+    }
+
+    /// What `Change.bytes` returns: compressed when over 256 bytes, as Rust's `Change::bytes()`.
+    static func publicBytes(_ bytes: [UInt8], hash: ChangeHash) -> [UInt8] {
+        EncodedChange(bytes: bytes, hash: hash).storageBytes
+    }
+}
