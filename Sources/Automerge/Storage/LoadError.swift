@@ -104,6 +104,9 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
     case inconsistentDelete(row: Int)
     /// The heads derived from the reconstructed changes are not the stored heads.
     case headsMismatch(stored: [ChangeHash], computed: [ChangeHash])
+    /// A mark's end anchor comes before its begin anchor, or lies in another
+    /// object (Rust 0.11 rejects such documents; 0.5 loaded them).
+    case markEndBeforeBegin(row: Int)
 
     /// An error found in the chunk with the given index (0-based) of a file.
     indirect case inChunk(Int, LoadError)
@@ -159,6 +162,7 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .inconsistentDelete(let row): return "inconsistent delete successor at row \(row)"
         case let .headsMismatch(stored, computed):
             return "heads mismatch: stored \(stored.map(\.description)), computed \(computed.map(\.description))"
+        case .markEndBeforeBegin(let row): return "invalid mark operation order: mark end occurs before mark begin (op row \(row))"
         case let .inChunk(index, inner): return "chunk \(index): \(inner)"
         }
     }

@@ -48,6 +48,7 @@ enum StorageFile {
         switch chunk.type {
         case .document:
             let document = try DocumentChunk.decode(chunk, limits: limits)
+            try MarkOrderValidation.validate(document)
             let changes = try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads)
             return .document(document, changes: changes)
         case .change, .compressedChange:
