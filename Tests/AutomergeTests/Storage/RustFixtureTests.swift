@@ -23,7 +23,8 @@ struct RustFixtureTests {
         // rust-fixtures
         "64bit_obj_id_change.automerge": .startOpOutOfRange(4_398_046_511_104),
         "64bit_obj_id_doc.automerge": .opCounterOverflow(column: "change max op", row: 0),
-        "broken_zero_width_mark.automerge": nil,  // Rust 0.11 rejects its mark order (semantic check)
+        // 0.5.12 (which wrote the expected dump) loads it; 0.11, the newest, rejects it.
+        "broken_zero_width_mark.automerge": .markEndBeforeBegin(row: 2),
         "counter_value_has_incorrect_meta.automerge": .invalidValue(column: "value", row: 0, reason: "extra bytes"),
         "counter_value_is_ok.automerge": nil,
         "counter_value_is_overlong.automerge": .overlongLEB128(what: "value"),
@@ -45,6 +46,9 @@ struct RustFixtureTests {
             column: "succ actor", expected: 16_454_096_276_377_245, actual: 0),
     ]
 
+    /// Files Rust 0.5.12 loads but the newest Rust (0.11) rejects (fixtures/NOTES.md).
+    static let rejectedSince011: Set<String> = ["broken_zero_width_mark.automerge"]
+
     @Test("there are fixtures") func fixturesExist() { #expect(Self.inputs.count >= 10) }
 
     @Test("each fixture decodes or is rejected with a LoadError", arguments: inputs)
@@ -63,7 +67,7 @@ struct RustFixtureTests {
         if let expected = Self.expected[name] {
             #expect(outcome == expected, "\(name): \(outcome.map(\.description) ?? "decoded")")
         }
-        if !expectsError {
+        if !expectsError && !Self.rejectedSince011.contains(name) {
             #expect(outcome == nil, "\(name) loads in Rust but was rejected: \(outcome.map(\.description) ?? "")")
         }
     }
