@@ -136,9 +136,14 @@ extension DocumentState {
         guard start <= end, end <= length else { throw .indexOutOfBounds(index: max(start, end), length: length) }
         if start == end && expand == .none { return }
         var beginReference = try insertionReference(object, at: start)
-        _ = try insertElement(object.id, after: &beginReference, action: .mark, value: value,
-                              expand: expand.expandsBefore, markName: name)
-        var endReference = try insertionReference(object, at: end)
+        let begin = try insertElement(object.id, after: &beginReference, action: .mark, value: value,
+                                      expand: expand.expandsBefore, markName: name)
+        // A zero-width mark's end anchor goes right after its begin anchor.
+        // The insert query alone can put it before the begin (when the begin
+        // does not expand before, the end's reference is the character before
+        // it), which Rust 0.11 rejects on load ("mark end occurs before mark
+        // begin"; see fixtures/rust-fixtures/broken_zero_width_mark).
+        var endReference = start == end ? begin : try insertionReference(object, at: end)
         _ = try insertElement(object.id, after: &endReference, action: .mark, value: .null,
                               expand: expand.expandsAfter, markName: nil)
     }
