@@ -9,7 +9,7 @@ extension DocumentState {
         let object = try self.object(obj)
         guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "a map key") }
         let visible = ops.visibleOps(in: object, key: MapKey(key), at: nil)
-        return try write(object: object, key: .map(MapKey(key)), visible: visible, action: action, value: value, prop: .Key(key))
+        return try write(object: (consume object).id, key: .map(MapKey(key)), visible: visible, action: action, value: value, prop: .Key(key))
     }
 
     // MARK: Lists and text
@@ -25,12 +25,18 @@ extension DocumentState {
     mutating func put(_ obj: ObjId, index: UInt64, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId? {
         let object = try sequence(obj, operation: "an index")
         let element = try self.element(object, at: index)
-        return try write(object: object, key: .element(element.element.id), visible: element.ops, action: action, value: value, prop: .Index(index))
+        return try write(object: (consume object).id, key: .element(element.element.id), visible: element.ops, action: action, value: value, prop: .Index(index))
     }
 
     /// Emits the op for a put, delete or increment of one key or element,
     /// resolving it as Rust's `resolve_action` does.
-    private mutating func write(object: ObjectState, key: OpKey, visible: [Op], action: OpAction, value: Primitive, prop: Prop) throws(AutomergeError) -> OpId? {
+    ///
+    /// Edits take the object's id, not an `ObjectState`, and callers
+    /// `consume` their `ObjectState` copies first: a copy still alive when an
+    /// op is applied makes copy-on-write duplicate the object's whole map or
+    /// sequence, turning every edit into O(n) (the automerge-paper trace took
+    /// minutes).
+    private mutating func write(object: OpId, key: OpKey, visible: [Op], action: OpAction, value: Primitive, prop: Prop) throws(AutomergeError) -> OpId? {
         var action = action
         var predecessors = visible.map(\.id)
         switch action {
@@ -44,12 +50,12 @@ extension DocumentState {
         case .delete:
             if visible.isEmpty { return nil }
         case .increment:
-            guard visible.contains(where: \.isCounter) else { throw .notACounter(ops.objId(object.id), prop) }
+            guard visible.contains(where: \.isCounter) else { throw .notACounter(ops.objId(object), prop) }
         default:
             break
         }
         let id = try nextOpId()
-        try record(ChangeOp(id: id, object: object.id, key: key, insert: false, action: action,
+        try record(ChangeOp(id: id, object: object, key: key, insert: false, action: action,
                             value: action == .delete ? .null : value, predecessors: predecessors))
         return id
     }
@@ -57,7 +63,7 @@ extension DocumentState {
     mutating func insert(_ obj: ObjId, index: UInt64, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId {
         let object = try sequence(obj, operation: "insert")
         var reference = try insertionReference(object, at: index)
-        return try insertElement(object.id, after: &reference, action: action, value: value)
+        return try insertElement((consume object).id, after: &reference, action: action, value: value)
     }
 
     private mutating func insertElement(_ object: OpId, after reference: inout OpId, action: OpAction, value: Primitive,
@@ -72,7 +78,7 @@ extension DocumentState {
     mutating func delete(_ obj: ObjId, index: UInt64) throws(AutomergeError) {
         let object = try sequence(obj, operation: "delete at an index")
         if object.kind == .text {
-            try splice(object, start: index, delete: 1, values: [])
+            try splice(consume object, start: index, delete: 1, values: [])
         } else {
             _ = try put(obj, index: index, action: .delete, value: .null)
         }
@@ -80,7 +86,7 @@ extension DocumentState {
 
     mutating func splice(_ obj: ObjId, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
         let object = try sequence(obj, operation: "splice")
-        try splice(object, start: start, delete: delete, values: values)
+        try splice(consume object, start: start, delete: delete, values: values)
     }
 
     mutating func spliceText(_ obj: ObjId, start: UInt64, delete: Int64, text: String) throws(AutomergeError) {
@@ -89,12 +95,14 @@ extension DocumentState {
         let values: [Primitive] = encoding == .graphemeCluster
             ? text.map { .string(String($0)) }
             : text.unicodeScalars.map { .string(String($0)) }
-        try splice(object, start: start, delete: delete, values: values)
+        try splice(consume object, start: start, delete: delete, values: values)
     }
 
     /// Inserts `values` at `start`, then deletes `delete` units after them
     /// (a negative count deletes before `start`), as Rust's `inner_splice`.
-    private mutating func splice(_ object: ObjectState, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
+    /// (It consumes `object` before the first op: see ``write(object:key:visible:action:value:prop:)``.)
+    private mutating func splice(_ object: consuming ObjectState, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
+        let objectId = object.id
         var index = start
         var remaining = delete.magnitude
         if delete < 0 {
@@ -105,18 +113,18 @@ extension DocumentState {
             throw .indexOutOfBounds(index: index, length: UInt64(object.sequence.units))
         }
         var insertedUnits = 0
+        var reference = values.isEmpty ? OpId.root : try insertionReference(object, at: index)
+        let width = object.sequence.width
+        _ = consume object
         if !values.isEmpty {
-            var reference = try insertionReference(object, at: index)
-            let width = object.sequence.width
             for value in values {
-                let id = try insertElement(object.id, after: &reference, action: .set, value: value)
+                let id = try insertElement(objectId, after: &reference, action: .set, value: value)
                 insertedUnits += Int(width.units(of: Op(id: id, action: .set, insert: true, key: .element(.root), value: value)))
             }
         }
         var deleteIndex = Int(index) + insertedUnits
         while remaining > 0 {
-            let current = ops.object(object.id)!
-            guard let (element, elementStart) = ops.visibleElement(in: current, coveringUnit: deleteIndex, at: nil) else { break }
+            guard let (element, elementStart) = ops.visibleElement(in: ops.object(objectId)!, coveringUnit: deleteIndex, at: nil) else { break }
             let step = UInt64(element.units)
             if elementStart < deleteIndex {
                 // Deleting from the middle of a multi-unit element: move to the next one.
@@ -124,7 +132,7 @@ extension DocumentState {
                 continue
             }
             let id = try nextOpId()
-            try record(ChangeOp(id: id, object: object.id, key: .element(element.element.id), insert: false,
+            try record(ChangeOp(id: id, object: objectId, key: .element(element.element.id), insert: false,
                                 action: .delete, value: .null, predecessors: element.ops.map(\.id)))
             remaining = remaining > step ? remaining - step : 0
         }
@@ -137,10 +145,11 @@ extension DocumentState {
         guard start <= end, end <= length else { throw .indexOutOfBounds(index: max(start, end), length: length) }
         if start == end && expand == .none { return }
         var beginReference = try insertionReference(object, at: start)
-        _ = try insertElement(object.id, after: &beginReference, action: .mark, value: value,
+        let objectId = (consume object).id
+        _ = try insertElement(objectId, after: &beginReference, action: .mark, value: value,
                               expand: expand.expandsBefore, markName: name)
-        var endReference = try insertionReference(ops.object(object.id)!, at: end)
-        _ = try insertElement(object.id, after: &endReference, action: .mark, value: .null,
+        var endReference = try insertionReference(ops.object(objectId)!, at: end)
+        _ = try insertElement(objectId, after: &endReference, action: .mark, value: .null,
                               expand: expand.expandsAfter, markName: nil)
     }
 

@@ -99,9 +99,13 @@ struct OpSet: Sendable {
         }
         // RGA: among concurrent inserts after one element, the higher op id
         // comes first, so skip every following element with a higher id.
-        let tree = objects[index].sequence
-        while let current = tree.nextExisting(from: location), actors.precedes(change.id, tree[current].id) {
-            location = SequenceTree.Location(leaf: current.leaf, index: current.index + 1)
+        // (Scoped: a copy of the tree alive at the insert below would make
+        // copy-on-write duplicate the whole sequence on every insert.)
+        do {
+            let tree = objects[index].sequence
+            while let current = tree.nextExisting(from: location), actors.precedes(change.id, tree[current].id) {
+                location = SequenceTree.Location(leaf: current.leaf, index: current.index + 1)
+            }
         }
         objects[index].sequence.insert(SequenceElement(insertOp: change.storedOp), at: location)
     }
