@@ -31,6 +31,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AutomergeTests", dependencies: ["Automerge", "AutomergeConformance"]),
+        .testTarget(
+            name: "AutomergeTests",
+            dependencies: [
+                "Automerge",
+                "AutomergeConformance",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
     ]
 )

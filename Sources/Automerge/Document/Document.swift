@@ -76,8 +76,9 @@ public final class Document: @unchecked Sendable {
     /// Replaces the element at `index` of the list `obj` with a new object.
     public func putObject(obj: ObjId, index: UInt64, ty: ObjType) throws -> ObjId {
         try locked { state throws(AutomergeError) in
-            let object = try state.object(obj)
-            guard object.kind == .list else { throw .wrongObjectType(obj, object.kind.publicType, operation: "putObject at an index") }
+            // Only the kind is kept: a live `ObjectState` copy would make the put below copy the whole list.
+            let kind = try state.object(obj).kind
+            guard kind == .list else { throw .wrongObjectType(obj, kind.publicType, operation: "putObject at an index") }
             let id = try state.put(obj, index: index, action: ObjectKind(ty).makeAction, value: .null)
             return state.ops.objId(id!)
         }
