@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import Automerge
+
+struct Note: Codable, Equatable {
+    var title: AutomergeText
+    var body: AutomergeText
+    var views: Counter
+    var category: String
+}
+
+@Suite("Codable: AutomergeText and Counter")
+struct CodableBoundTypesTests {
+    private func makeNote() throws -> (Document, Note) {
+        let doc = Document()
+        let note = Note(title: AutomergeText("Hello"), body: AutomergeText("Body text"), views: Counter(3), category: "misc")
+        try AutomergeEncoder(doc: doc).encode(note)
+        return (doc, note)
+    }
+
+    @Test func encodingCreatesTextAndCounterAndBindsThem() throws {
+        let (doc, note) = try makeNote()
+        guard case .Object(let title, .Text)? = try doc.get(obj: .ROOT, key: "title") else {
+            Issue.record("title should be a Text object")
+            return
+        }
+        #expect(try doc.text(obj: title) == "Hello")
+        #expect(try doc.get(obj: .ROOT, key: "views") == .Scalar(.Counter(3)))
+        #expect(note.title.isBound && note.views.isBound)
+        note.title.value = "Hello, world"
+        note.views.increment(by: 2)
+        #expect(try doc.text(obj: title) == "Hello, world")
+        #expect(try doc.get(obj: .ROOT, key: "views") == .Scalar(.Counter(5)))
+    }
+
+    @Test func decodingBindsAndWritesUseMinimalSplices() throws {
+        let (doc, _) = try makeNote()
+        let decoded = try AutomergeDecoder(doc: doc).decode(Note.self)
+        #expect(decoded.title.isBound && decoded.views.isBound)
+        #expect(decoded.title.value == "Hello" && decoded.views.value == 3)
+        settle(doc)
+        decoded.title.value = "Hello!"
+        #expect(pendingOps(doc) == 1)
+        settle(doc)
+        decoded.views.value = 10
+        #expect(pendingOps(doc) == 1)
+        #expect(try doc.get(obj: .ROOT, key: "views") == .Scalar(.Counter(10)))
+    }
+
+    @Test func reEncodingBoundTypesWritesNothingAndNeverLosesText() throws {
+        let (doc, note) = try makeNote()
+        let decoded = try AutomergeDecoder(doc: doc).decode(Note.self)
+        decoded.body.value = "Body text, edited through the binding"
+        #expect(try opsToEncode(decoded, into: doc) == 0)
+        #expect(try opsToEncode(note, into: doc) == 0)
+        #expect(try AutomergeDecoder(doc: doc).decode(Note.self).body.value == "Body text, edited through the binding")
+    }
+
+    @Test func unboundTextOverExistingTextIsSpliced() throws {
+        let (doc, _) = try makeNote()
+        guard case .Object(let title, .Text)? = try doc.get(obj: .ROOT, key: "title") else { return }
+        let fresh = Note(title: AutomergeText("Hello there"), body: AutomergeText("Body text"), views: Counter(3), category: "misc")
+        #expect(try opsToEncode(fresh, into: doc) == 6)
+        #expect(try doc.get(obj: .ROOT, key: "title") == .Object(title, .Text))
+        #expect(fresh.title.isBound && fresh.body.isBound && fresh.views.isBound)
+    }
+
+    @Test func textAndCounterMergeFromTwoPeers() throws {
+        let (doc, _) = try makeNote()
+        let peer = doc.fork()
+        let mine = try AutomergeDecoder(doc: doc).decode(Note.self)
+        let theirs = try AutomergeDecoder(doc: peer).decode(Note.self)
+        mine.title.value = "Hello world"
+        theirs.title.value = "Why Hello"
+        mine.views.increment(by: 3)
+        theirs.views.increment(by: 2)
+        try doc.merge(other: peer)
+        let merged = try AutomergeDecoder(doc: doc).decode(Note.self)
+        #expect(merged.title.value == "Why Hello world")
+        #expect(merged.views.value == 10)
+        // The instances decoded before the merge see the merged document too.
+        #expect(mine.title.value == "Why Hello world" && mine.views.value == 10)
+    }
+
+    @Test func manualBinding() throws {
+        let doc = Document()
+        let counter = Counter(4)
+        try counter.bind(doc: doc, path: [AnyCodingKey("stats"), AnyCodingKey("views")])
+        #expect(counter.value == 4)
+        let other = Counter(1)
+        try other.bind(doc: doc, path: ".stats.views")
+        #expect(counter.value == 5 && other.value == 5)
+        #expect(throws: BindingError.NotCounter) { try Counter().bind(doc: doc, path: ".stats") }
+
+        let text = AutomergeText("draft")
+        try text.bind(doc: doc, path: ".notes.[0]")
+        #expect(text.value == "draft")
+        #expect(try AutomergeText(doc: doc, objId: doc.lookupPath(path: ".notes.[0]")!).value == "draft")
+        let sameText = try AutomergeText(doc: doc, path: ".notes.[0]")
+        #expect(sameText.value == "draft")
+        #expect(throws: BindingError.NotText) { try AutomergeText().bind(doc: doc, path: ".stats.views") }
+        #expect(throws: BindingError.self) { try AutomergeText().bind(doc: doc, path: ".stats.views.deeper") }
+        #expect(throws: BindingError.NotText) { try AutomergeText(doc: doc, objId: .ROOT) }
+        let byKey = try Counter(doc: doc, objId: doc.lookupPath(path: ".stats")!, key: AnyCodingKey("views"))
+        #expect(byKey.value == 5)
+    }
+
+    @Test func unboundInstancesKeepTheirValues() throws {
+        let text = AutomergeText("local")
+        text.value = "changed"
+        #expect(!text.isBound && text.value == "changed")
+        let counter = Counter()
+        counter.increment(by: 4)
+        counter.value -= 1
+        #expect(!counter.isBound && counter.value == 3)
+        #expect(counter == Counter(3) && text == AutomergeText("changed"))
+        #expect(Set([counter, Counter(3)]).count == 1)
+    }
+
+    @Test func otherEncodersSeeAKeyedValue() throws {
+        let json = try JSONEncoder().encode(Note(title: AutomergeText("t"), body: AutomergeText("b"), views: Counter(2), category: "c"))
+        let decoded = try JSONDecoder().decode(Note.self, from: json)
+        #expect(decoded.title.value == "t" && decoded.views.value == 2)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""title":{"value":"t"}"#))
+    }
+
+    @Test func decodingTextOrCounterFromTheWrongValueThrows() throws {
+        let doc = Document()
+        try doc.put(obj: .ROOT, key: "title", value: .String("plain"))
+        try doc.put(obj: .ROOT, key: "body", value: .String("plain"))
+        try doc.put(obj: .ROOT, key: "views", value: .Int(1))
+        try doc.put(obj: .ROOT, key: "category", value: .String("c"))
+        do {
+            _ = try AutomergeDecoder(doc: doc).decode(Note.self)
+            Issue.record("expected a type mismatch")
+        } catch DecodingError.typeMismatch(let type, let context) {
+            #expect(type is AutomergeText.Type)
+            #expect(context.codingPath.map(\.stringValue) == ["body"] || context.codingPath.map(\.stringValue) == ["title"])
+        }
+    }
+
+    @Test func countersInAListAndAtAPath() throws {
+        struct Scores: Codable { var points: [Counter] }
+        let doc = Document()
+        try AutomergeEncoder(doc: doc).encode(Scores(points: [Counter(1), Counter(2)]))
+        let peer = doc.fork()
+        let mine = try AutomergeDecoder(doc: doc).decode(Scores.self)
+        let theirs = try AutomergeDecoder(doc: peer).decode(Scores.self)
+        mine.points[1].increment(by: 10)
+        theirs.points[1].increment(by: 100)
+        try doc.merge(other: peer)
+        #expect(try AutomergeDecoder(doc: doc).decode(Scores.self).points.map(\.value) == [1, 112])
+        let single = try AutomergeDecoder(doc: doc).decode(Counter.self, from: [AnyCodingKey("points"), AnyCodingKey(1)])
+        single.increment(by: 1)
+        #expect(mine.points[1].value == 113)
+    }
+}
