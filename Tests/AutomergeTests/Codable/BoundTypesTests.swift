@@ -155,3 +155,42 @@ struct CodableBoundTypesTests {
         #expect(mine.points[1].value == 113)
     }
 }
+
+@Suite("Codable: bound types follow their values")
+struct CodableBindingFollowsTests {
+    @Test func reorderedTextsStayBoundToVisibleText() throws {
+        struct Paragraphs: Codable { var items: [AutomergeText] }
+        let doc = Document()
+        try AutomergeEncoder(doc: doc).encode(Paragraphs(items: ["one", "two", "three"].map { AutomergeText($0) }))
+        var model = try AutomergeDecoder(doc: doc).decode(Paragraphs.self)
+        model.items.swapAt(0, 2)
+        try AutomergeEncoder(doc: doc).encode(model)
+        for paragraph in model.items { paragraph.value += "!" }
+        #expect(try AutomergeDecoder(doc: doc).decode(Paragraphs.self).items.map(\.value) == ["three!", "two!", "one!"])
+    }
+
+    @Test func countersInAListFollowInsertions() throws {
+        struct Tally: Codable { var counts: [Counter] }
+        let doc = Document()
+        try AutomergeEncoder(doc: doc).encode(Tally(counts: [Counter(1), Counter(2)]))
+        var model = try AutomergeDecoder(doc: doc).decode(Tally.self)
+        model.counts.insert(Counter(7), at: 0)
+        try AutomergeEncoder(doc: doc).encode(model)
+        model.counts[2].increment(by: 10)
+        #expect(try AutomergeDecoder(doc: doc).decode(Tally.self).counts.map(\.value) == [7, 1, 12])
+        #expect(model.counts.map(\.value) == [7, 1, 12])
+    }
+
+    @Test func instancesBoundToAnotherDocumentStayBound() throws {
+        let first = Document()
+        try AutomergeEncoder(doc: first).encode(Note(title: AutomergeText("t"), body: AutomergeText("b"), views: Counter(1), category: "c"))
+        let note = try AutomergeDecoder(doc: first).decode(Note.self)
+        let second = Document()
+        try AutomergeEncoder(doc: second).encode(note)
+        note.title.value = "only in first"
+        note.views.increment(by: 1)
+        #expect(try AutomergeDecoder(doc: second).decode(Note.self).title.value == "t")
+        #expect(try AutomergeDecoder(doc: second).decode(Note.self).views.value == 1)
+        #expect(try AutomergeDecoder(doc: first).decode(Note.self).views.value == 2)
+    }
+}

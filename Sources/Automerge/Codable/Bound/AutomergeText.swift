@@ -123,6 +123,13 @@ public final class AutomergeText: Codable, @unchecked Sendable {
         lock.withLock { self.doc === doc && objId == id }
     }
 
+    /// Whether the instance is bound to a document other than `doc`. The
+    /// encoder (re)binds instances that are unbound or bound to the document
+    /// it writes, so that an instance follows its text when a list is reordered.
+    func isBound(toOtherThan doc: Document) -> Bool {
+        lock.withLock { self.doc != nil && self.doc !== doc }
+    }
+
     // MARK: Codable
 
     /// The key other encoders (JSON, property lists) store the string under.
@@ -149,7 +156,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
             guard case .Object(let id, .Text)? = automerge.value else {
                 throw DecodingError.typeMismatch(AutomergeText.self, DecodingError.Context(
                     codingPath: automerge.codingPath,
-                    debugDescription: "Expected a Text object at \(automerge.codingPath.stringPath()), found \(describe(automerge.value))."))
+                    debugDescription: "Expected a Text object at \(automerge.codingPath.stringPath()), found \(describeValue(automerge.value))."))
             }
             unboundStorage = ""
             doc = automerge.doc

@@ -133,6 +133,12 @@ public final class Counter: Codable, @unchecked Sendable {
         lock.withLock { self.doc === doc && self.slot == slot }
     }
 
+    /// Whether the counter is bound to a document other than `doc` (the
+    /// encoder rebinds counters that are unbound or bound to the document it writes).
+    func isBound(toOtherThan doc: Document) -> Bool {
+        lock.withLock { self.doc != nil && self.doc !== doc }
+    }
+
     // MARK: Codable
 
     private enum CodingKeys: String, CodingKey {
@@ -157,7 +163,7 @@ public final class Counter: Codable, @unchecked Sendable {
             guard case .Scalar(.Counter)? = automerge.value, let slot = automerge.slot else {
                 throw DecodingError.typeMismatch(Counter.self, DecodingError.Context(
                     codingPath: automerge.codingPath,
-                    debugDescription: "Expected a counter at \(automerge.codingPath.stringPath()), found \(describe(automerge.value))."))
+                    debugDescription: "Expected a counter at \(automerge.codingPath.stringPath()), found \(describeValue(automerge.value))."))
             }
             unboundStorage = 0
             doc = automerge.doc

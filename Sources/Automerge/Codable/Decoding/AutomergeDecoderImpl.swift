@@ -80,10 +80,10 @@ final class AutomergeDecoderImpl: Decoder {
     func mismatch(_ type: Any.Type, expected: String, at path: [any CodingKey], found: Value?) -> DecodingError {
         if found == nil || found == .Scalar(.Null) {
             return .valueNotFound(type, DecodingError.Context(
-                codingPath: path, debugDescription: "Expected \(expected) at \(path.stringPath()), found \(describe(found))."))
+                codingPath: path, debugDescription: "Expected \(expected) at \(path.stringPath()), found \(describeValue(found))."))
         }
         return .typeMismatch(type, DecodingError.Context(
-            codingPath: path, debugDescription: "Expected \(expected) at \(path.stringPath()), found \(describe(found))."))
+            codingPath: path, debugDescription: "Expected \(expected) at \(path.stringPath()), found \(describeValue(found))."))
     }
 }
 

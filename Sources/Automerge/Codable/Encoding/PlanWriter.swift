@@ -48,12 +48,12 @@ struct PlanWriter {
             try doc.put(scalar, at: slot)
         case .counter(let counter):
             try doc.put(.Counter(Int64(counter.value)), at: slot)
-            if !counter.isBound { counter.attach(doc: doc, slot: slot.settled) }
+            if !counter.isBound(toOtherThan: doc) { counter.attach(doc: doc, slot: slot.settled) }
         case .text(let text):
             let id = try doc.createObject(.Text, at: slot)
             let content = text.value
             if !content.isEmpty { try doc.spliceText(obj: id, start: 0, delete: 0, value: content) }
-            if !text.isBound { text.attach(doc: doc, id: id) }
+            if !text.isBound(toOtherThan: doc) { text.attach(doc: doc, id: id) }
         case .map(let map):
             let id = try doc.createObject(.Map, at: slot)
             for (key, child) in map.entries { try create(child, at: .key(id, key)) }

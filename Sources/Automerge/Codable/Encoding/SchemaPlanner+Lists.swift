@@ -9,9 +9,9 @@ extension SchemaPlanner {
         let matcher = ElementMatcher(doc: doc, old: old, new: new)
         let common = min(old.count, new.count)
         var prefix = 0
-        while prefix < common, matcher.same(prefix, prefix) { prefix += 1 }
+        while prefix < common, matcher.matches(new[prefix], old[prefix]) { prefix += 1 }
         var suffix = 0
-        while suffix < common - prefix, matcher.same(old.count - 1 - suffix, new.count - 1 - suffix) { suffix += 1 }
+        while suffix < common - prefix, matcher.matches(new[new.count - 1 - suffix], old[old.count - 1 - suffix]) { suffix += 1 }
 
         var builder = ListPlanBuilder(planner: self, obj: obj, old: old, new: new, path: path)
         for index in 0..<prefix { try builder.keep(old: index, new: index) }
@@ -48,6 +48,34 @@ final class ElementMatcher {
         self.new = new
     }
 
+    /// Whether `new` equals the document value `old`, reading the document
+    /// only as far as the first difference. Used for the common prefix and
+    /// suffix, where each element is compared once.
+    func matches(_ new: EncodedValue, _ old: Value) -> Bool {
+        switch (new.resolved, old) {
+        case (.scalar(let a), .Scalar(let b)):
+            return Primitive.same(a, b)
+        case (.counter(let counter), .Scalar(.Counter(let value))):
+            return Int64(counter.value) == value
+        case (.map(let map), .Object(let id, .Map)):
+            guard let entries = try? doc.mapEntries(obj: id), entries.count == map.keys.count else { return false }
+            for (key, value) in entries {
+                guard let child = map.values[key], matches(child, value) else { return false }
+            }
+            return true
+        case (.list(let list), .Object(let id, .List)):
+            guard let values = try? doc.values(obj: id), values.count == list.items.count else { return false }
+            return zip(list.items, values).allSatisfy { matches($0, $1) }
+        case (.text(let text), .Object(let id, .Text)):
+            guard let current = try? doc.text(obj: id) else { return false }
+            return current.utf8.elementsEqual(text.value.utf8)
+        default:
+            return false
+        }
+    }
+
+    /// Whether old element `oldIndex` equals new element `newIndex`, through
+    /// cached snapshots: the alignment search compares the same elements many times.
     func same(_ oldIndex: Int, _ newIndex: Int) -> Bool {
         // Scalars compare directly, without building snapshots.
         if case .Scalar(let a) = old[oldIndex] {
@@ -133,9 +161,13 @@ struct ListPlanBuilder {
 
     private mutating func update(old o: Int, new n: Int) throws {
         let slot = Slot.index(obj, UInt64(o))
-        if let action = try planner.plan(new[n], existing: old[o], slot: slot, path: elementPath(n)) {
-            edits.append(.update(index: cursor, action))
+        var action = try planner.plan(new[n], existing: old[o], slot: slot, path: elementPath(n))
+        if action == nil, UInt64(o) != cursor, case .counter(let counter) = new[n].resolved,
+           !counter.isBound(toOtherThan: planner.doc) {
+            // A counter element that moved: rebind it to its new index.
+            action = .counter(delta: 0, bind: counter)
         }
+        if let action { edits.append(.update(index: cursor, action)) }
     }
 
     private mutating func delete(_ o: Int) throws {

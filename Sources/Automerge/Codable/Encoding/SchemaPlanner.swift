@@ -109,7 +109,7 @@ struct SchemaPlanner {
         let current = try doc.text(obj: id)
         let wanted = text.value
         let newValue = current.utf8.elementsEqual(wanted.utf8) ? nil : wanted
-        let bind = text.isBound ? nil : text
+        let bind = text.isBound(toOtherThan: doc) ? nil : text
         if newValue == nil && bind == nil { return nil }
         return .text(id, newValue: newValue, bind: bind)
     }
@@ -119,7 +119,7 @@ struct SchemaPlanner {
         case .Scalar(.Counter(let current))?:
             if let slot, counter.isBound(to: doc, slot: slot) { return nil }
             let delta = Int64(counter.value) &- current
-            let bind = counter.isBound ? nil : counter
+            let bind = counter.isBound(toOtherThan: doc) ? nil : counter
             if delta == 0 && bind == nil { return nil }
             return .counter(delta: delta, bind: bind)
         case .Scalar(let current)?:
@@ -136,7 +136,7 @@ struct SchemaPlanner {
     /// A new object where the document has nothing, null, or (with `.override`) something else.
     private func planCreate(_ value: EncodedValue, replacing existing: Value?, path: [any CodingKey]) throws -> SlotAction {
         if let existing, existing != .Scalar(.Null), strategy != .override {
-            throw CodingKeyLookupError.MismatchedSchema("The model has a \(value.kindName) at \(path.stringPath()), but the document has \(describe(existing)) there.")
+            throw CodingKeyLookupError.MismatchedSchema("The model has a \(value.kindName) at \(path.stringPath()), but the document has \(describeValue(existing)) there.")
         }
         try checkCreatable(value, at: path)
         log.debug("create a \(value.kindName) at \(path.stringPath())")
@@ -145,7 +145,7 @@ struct SchemaPlanner {
 }
 
 /// A short description of a document value for error messages.
-func describe(_ value: Value?) -> String {
+func describeValue(_ value: Value?) -> String {
     switch value {
     case nil: return "nothing"
     case .Scalar(let scalar)?: return "the scalar \(scalar)"
