@@ -43,11 +43,6 @@ public struct AnyCodingKey: Hashable, Sendable {
         prop = .Index(index)
     }
 
-    /// A list index; negative values are clamped to 0.
-    public init(_ index: Int) {
-        prop = .Index(UInt64(max(index, 0)))
-    }
-
     /// The root of a document. As the first element of a path it stands for
     /// the empty path (the root map itself).
     public static let ROOT = AnyCodingKey(.Key(""))

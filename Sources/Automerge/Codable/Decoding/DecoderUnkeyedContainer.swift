@@ -14,7 +14,7 @@ struct DecoderUnkeyedContainer: UnkeyedDecodingContainer {
         self.values = values
     }
 
-    private var currentPath: [any CodingKey] { codingPath + [AnyCodingKey(currentIndex)] }
+    private var currentPath: [any CodingKey] { codingPath + [AnyCodingKey(UInt64(currentIndex))] }
 
     /// The next element, its slot and path; throws at the end of the list.
     private mutating func next(_ type: Any.Type) throws -> (Value, Slot, [any CodingKey]) {

@@ -5,7 +5,7 @@ struct EncoderUnkeyedContainer: UnkeyedEncodingContainer {
     let codingPath: [any CodingKey]
     var count: Int { list.items.count }
 
-    private var nextKey: AnyCodingKey { AnyCodingKey(list.items.count) }
+    private var nextKey: AnyCodingKey { AnyCodingKey(UInt64(list.items.count)) }
     private func store(_ scalar: ScalarValue) { list.items.append(.scalar(scalar)) }
 
     mutating func encodeNil() throws { store(.Null) }

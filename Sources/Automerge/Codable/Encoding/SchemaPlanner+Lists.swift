@@ -157,7 +157,7 @@ struct ListPlanBuilder {
         pendingInserts.removeAll(keepingCapacity: true)
     }
 
-    private func elementPath(_ index: Int) -> [any CodingKey] { path + [AnyCodingKey(index)] }
+    private func elementPath(_ index: Int) -> [any CodingKey] { path + [AnyCodingKey(UInt64(index))] }
 
     private mutating func update(old o: Int, new n: Int) throws {
         let slot = Slot.index(obj, UInt64(o))
