@@ -43,6 +43,10 @@ struct CodablePathTests {
         // A scalar at a path, then appending at index == count.
         try AutomergeEncoder(doc: doc).encode("second", at: [AnyCodingKey("people"), AnyCodingKey(1)])
         #expect(try decoder.decode(String.self, from: [AnyCodingKey("people"), AnyCodingKey(1)]) == "second")
+        // Bound types decode from a path too.
+        try AutomergeEncoder(doc: doc).encode(AutomergeText("text"), at: [AnyCodingKey("title")])
+        let title = try decoder.decode(AutomergeText.self, from: [AnyCodingKey("title")])
+        #expect(title.isBound && title.value == "text")
         // Encoding at a path leaves the siblings alone.
         try AutomergeEncoder(doc: doc).encode(Address(street: "t", city: "d", zip: "z"), at: path)
         #expect(try decoder.decode(String.self, from: [AnyCodingKey("people"), AnyCodingKey(1)]) == "second")

@@ -128,6 +128,15 @@ struct CodableSchemaStrategyTests {
         #expect(throws: DecodingError.self) { try AutomergeDecoder(doc: doc).decode(Box<[Int]>.self) }
     }
 
+    @Test func verboseLoggingDoesNotChangeTheResult() throws {
+        let doc = Document()
+        let encoder = AutomergeEncoder(doc: doc, strategy: .createWhenNeeded, cautiousWrite: true, reportingLoglevel: .tracing)
+        try encoder.encode(list)
+        #expect(encoder.doc === doc && encoder.logLevel == .tracing && encoder.cautiousWrite)
+        #expect(LogVerbosity.errorOnly < .debug && LogVerbosity.debug < .tracing)
+        #expect(try AutomergeDecoder(doc: doc).decode(TodoList.self) == list)
+    }
+
     @Test func aSingleValueCannotBeTheRoot() throws {
         let doc = Document()
         #expect(throws: CodingKeyLookupError.self) { try AutomergeEncoder(doc: doc).encode(42) }

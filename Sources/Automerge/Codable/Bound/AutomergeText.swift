@@ -23,6 +23,13 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     private var objId: ObjId?
     private var unboundStorage: String
 
+    /// Runs `body` holding the instance's lock (`NSLocking.withLock` needs macOS 14).
+    private func synchronized<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     /// An unbound instance holding `initialValue`.
     public init(_ initialValue: String = "") {
         unboundStorage = initialValue
@@ -42,7 +49,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     }
 
     /// Whether the instance reads and writes a document.
-    public var isBound: Bool { lock.withLock { doc != nil } }
+    public var isBound: Bool { synchronized { doc != nil } }
 
     /// Binds to the Text object at a dot-separated `path`, such as `.notes.[0].title`.
     /// See ``bind(doc:path:)-([AnyCodingKey])``.
@@ -76,7 +83,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// - Throws: ``BindingError/NotText`` if `id` is not a Text object of `doc`.
     public func bind(doc: Document, id: ObjId) throws {
         guard (try? doc.objectType(obj: id)) == .Text else { throw BindingError.NotText }
-        let pending = lock.withLock { unboundStorage }
+        let pending = synchronized { unboundStorage }
         if !pending.isEmpty { try doc.updateText(obj: id, value: pending) }
         attach(doc: doc, id: id)
     }
@@ -86,12 +93,12 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// write, the instance unbinds and keeps the value (``isBound`` turns false).
     public var value: String {
         get {
-            let (doc, objId, unbound) = lock.withLock { (self.doc, self.objId, unboundStorage) }
+            let (doc, objId, unbound) = synchronized { (self.doc, self.objId, unboundStorage) }
             guard let doc, let objId else { return unbound }
             return (try? doc.text(obj: objId)) ?? unbound
         }
         set {
-            let (doc, objId) = lock.withLock { (self.doc, self.objId) }
+            let (doc, objId) = synchronized { (self.doc, self.objId) }
             if let doc, let objId {
                 do {
                     if try doc.text(obj: objId).utf8.elementsEqual(newValue.utf8) { return }
@@ -99,11 +106,11 @@ public final class AutomergeText: Codable, @unchecked Sendable {
                     try doc.updateText(obj: objId, value: newValue)
                     return
                 } catch {
-                    lock.withLock { self.doc = nil; self.objId = nil }
+                    synchronized { self.doc = nil; self.objId = nil }
                 }
             }
             sendObjectWillChange()
-            lock.withLock { unboundStorage = newValue }
+            synchronized { unboundStorage = newValue }
         }
     }
 
@@ -111,7 +118,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
 
     /// Binds without writing (the encoder has already written the content).
     func attach(doc: Document, id: ObjId) {
-        lock.withLock {
+        synchronized {
             self.doc = doc
             objId = id
             unboundStorage = ""
@@ -120,14 +127,14 @@ public final class AutomergeText: Codable, @unchecked Sendable {
 
     /// Whether the instance is bound to the Text object `id` of `doc`.
     func isBound(to doc: Document, id: ObjId) -> Bool {
-        lock.withLock { self.doc === doc && objId == id }
+        synchronized { self.doc === doc && objId == id }
     }
 
     /// Whether the instance is bound to a document other than `doc`. The
     /// encoder (re)binds instances that are unbound or bound to the document
     /// it writes, so that an instance follows its text when a list is reordered.
     func isBound(toOtherThan doc: Document) -> Bool {
-        lock.withLock { self.doc != nil && self.doc !== doc }
+        synchronized { self.doc != nil && self.doc !== doc }
     }
 
     // MARK: Codable

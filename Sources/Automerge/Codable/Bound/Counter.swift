@@ -23,6 +23,13 @@ public final class Counter: Codable, @unchecked Sendable {
     private var slot: Slot?
     private var unboundStorage: Int
 
+    /// Runs `body` holding the instance's lock (`NSLocking.withLock` needs macOS 14).
+    private func synchronized<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     /// An unbound counter with `initialValue`.
     public init(_ initialValue: Int = 0) {
         unboundStorage = initialValue
@@ -44,7 +51,7 @@ public final class Counter: Codable, @unchecked Sendable {
     }
 
     /// Whether the counter reads and writes a document.
-    public var isBound: Bool { lock.withLock { doc != nil } }
+    public var isBound: Bool { synchronized { doc != nil } }
 
     /// Binds to the counter at a dot-separated `path`, such as `.stats.views`.
     /// See ``bind(doc:path:)-([AnyCodingKey])``.
@@ -67,7 +74,7 @@ public final class Counter: Codable, @unchecked Sendable {
         }
         guard let target else { throw BindingError.InvalidPath("the root of a document is a map, not a counter") }
         if target.steps.count == 1, case .Scalar(.Counter)? = target.existing {
-            let pending = lock.withLock { unboundStorage }
+            let pending = synchronized { unboundStorage }
             if pending != 0 { try doc.increment(at: target.slot, by: Int64(pending)) }
             attach(doc: doc, slot: target.slot)
             return
@@ -82,7 +89,7 @@ public final class Counter: Codable, @unchecked Sendable {
     /// unbinds and keeps the value (``isBound`` turns false).
     public var value: Int {
         get {
-            let (doc, slot, unbound) = lock.withLock { (self.doc, self.slot, unboundStorage) }
+            let (doc, slot, unbound) = synchronized { (self.doc, self.slot, unboundStorage) }
             guard let doc, let slot else { return unbound }
             if case .Scalar(.Counter(let current))? = try? doc.value(at: slot) { return Int(truncatingIfNeeded: current) }
             return unbound
@@ -96,20 +103,20 @@ public final class Counter: Codable, @unchecked Sendable {
     /// Adds `value` (negative to subtract) to the counter.
     public func increment(by value: Int) {
         sendObjectWillChange()
-        let (doc, slot) = lock.withLock { (self.doc, self.slot) }
+        let (doc, slot) = synchronized { (self.doc, self.slot) }
         if let doc, let slot {
             do {
                 try doc.increment(at: slot, by: Int64(value))
                 return
             } catch {
-                lock.withLock {
+                synchronized {
                     unboundStorage = self.value(in: doc, at: slot) ?? unboundStorage
                     self.doc = nil
                     self.slot = nil
                 }
             }
         }
-        lock.withLock { unboundStorage &+= value }
+        synchronized { unboundStorage &+= value }
     }
 
     private func value(in doc: Document, at slot: Slot) -> Int? {
@@ -121,7 +128,7 @@ public final class Counter: Codable, @unchecked Sendable {
 
     /// Binds without writing (the encoder has already written the value).
     func attach(doc: Document, slot: Slot) {
-        lock.withLock {
+        synchronized {
             self.doc = doc
             self.slot = slot
             unboundStorage = 0
@@ -130,13 +137,13 @@ public final class Counter: Codable, @unchecked Sendable {
 
     /// Whether the counter is bound to `slot` of `doc`.
     func isBound(to doc: Document, slot: Slot) -> Bool {
-        lock.withLock { self.doc === doc && self.slot == slot }
+        synchronized { self.doc === doc && self.slot == slot }
     }
 
     /// Whether the counter is bound to a document other than `doc` (the
     /// encoder rebinds counters that are unbound or bound to the document it writes).
     func isBound(toOtherThan doc: Document) -> Bool {
-        lock.withLock { self.doc != nil && self.doc !== doc }
+        synchronized { self.doc != nil && self.doc !== doc }
     }
 
     // MARK: Codable

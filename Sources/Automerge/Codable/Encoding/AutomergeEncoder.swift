@@ -13,6 +13,9 @@ import Foundation
 /// terms), and an array is updated by a minimal diff: one inserted, removed
 /// or changed element costs about one op.
 ///
+/// The planning phase and the writing phase are separate calls into the
+/// document, so don't let other threads write the same document during an encode.
+///
 /// ```swift
 /// let doc = Document()
 /// let encoder = AutomergeEncoder(doc: doc)

@@ -117,7 +117,9 @@ public enum IntScalarConversionError: LocalizedError {
     }
 }
 
-/// A scalar could not be read as an unsigned integer.
+/// A scalar could not be read as an unsigned integer. Kept for source
+/// compatibility: the unsigned integer types now report ``IntScalarConversionError``,
+/// which also tells an out-of-range value from a non-integer one.
 public enum UIntScalarConversionError: LocalizedError {
     /// The scalar is not an unsigned integer.
     case notUIntScalarValue(_ val: ScalarValue)
