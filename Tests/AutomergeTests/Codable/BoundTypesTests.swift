@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Automerge
 
-struct Note: Codable, Equatable {
+struct CodableNote: Codable, Equatable {
     var title: AutomergeText
     var body: AutomergeText
     var views: Counter
@@ -11,9 +11,9 @@ struct Note: Codable, Equatable {
 
 @Suite("Codable: AutomergeText and Counter")
 struct CodableBoundTypesTests {
-    private func makeNote() throws -> (Document, Note) {
+    private func makeNote() throws -> (Document, CodableNote) {
         let doc = Document()
-        let note = Note(title: AutomergeText("Hello"), body: AutomergeText("Body text"), views: Counter(3), category: "misc")
+        let note = CodableNote(title: AutomergeText("Hello"), body: AutomergeText("Body text"), views: Counter(3), category: "misc")
         try AutomergeEncoder(doc: doc).encode(note)
         return (doc, note)
     }
@@ -35,32 +35,32 @@ struct CodableBoundTypesTests {
 
     @Test func decodingBindsAndWritesUseMinimalSplices() throws {
         let (doc, _) = try makeNote()
-        let decoded = try AutomergeDecoder(doc: doc).decode(Note.self)
+        let decoded = try AutomergeDecoder(doc: doc).decode(CodableNote.self)
         #expect(decoded.title.isBound && decoded.views.isBound)
         #expect(decoded.title.value == "Hello" && decoded.views.value == 3)
-        settle(doc)
+        codableSettle(doc)
         decoded.title.value = "Hello!"
-        #expect(pendingOps(doc) == 1)
-        settle(doc)
+        #expect(codablePendingOps(doc) == 1)
+        codableSettle(doc)
         decoded.views.value = 10
-        #expect(pendingOps(doc) == 1)
+        #expect(codablePendingOps(doc) == 1)
         #expect(try doc.get(obj: .ROOT, key: "views") == .Scalar(.Counter(10)))
     }
 
     @Test func reEncodingBoundTypesWritesNothingAndNeverLosesText() throws {
         let (doc, note) = try makeNote()
-        let decoded = try AutomergeDecoder(doc: doc).decode(Note.self)
+        let decoded = try AutomergeDecoder(doc: doc).decode(CodableNote.self)
         decoded.body.value = "Body text, edited through the binding"
-        #expect(try opsToEncode(decoded, into: doc) == 0)
-        #expect(try opsToEncode(note, into: doc) == 0)
-        #expect(try AutomergeDecoder(doc: doc).decode(Note.self).body.value == "Body text, edited through the binding")
+        #expect(try codableOpsToEncode(decoded, into: doc) == 0)
+        #expect(try codableOpsToEncode(note, into: doc) == 0)
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableNote.self).body.value == "Body text, edited through the binding")
     }
 
     @Test func unboundTextOverExistingTextIsSpliced() throws {
         let (doc, _) = try makeNote()
         guard case .Object(let title, .Text)? = try doc.get(obj: .ROOT, key: "title") else { return }
-        let fresh = Note(title: AutomergeText("Hello there"), body: AutomergeText("Body text"), views: Counter(3), category: "misc")
-        #expect(try opsToEncode(fresh, into: doc) == 6)
+        let fresh = CodableNote(title: AutomergeText("Hello there"), body: AutomergeText("Body text"), views: Counter(3), category: "misc")
+        #expect(try codableOpsToEncode(fresh, into: doc) == 6)
         #expect(try doc.get(obj: .ROOT, key: "title") == .Object(title, .Text))
         #expect(fresh.title.isBound && fresh.body.isBound && fresh.views.isBound)
     }
@@ -68,14 +68,14 @@ struct CodableBoundTypesTests {
     @Test func textAndCounterMergeFromTwoPeers() throws {
         let (doc, _) = try makeNote()
         let peer = doc.fork()
-        let mine = try AutomergeDecoder(doc: doc).decode(Note.self)
-        let theirs = try AutomergeDecoder(doc: peer).decode(Note.self)
+        let mine = try AutomergeDecoder(doc: doc).decode(CodableNote.self)
+        let theirs = try AutomergeDecoder(doc: peer).decode(CodableNote.self)
         mine.title.value = "Hello world"
         theirs.title.value = "Why Hello"
         mine.views.increment(by: 3)
         theirs.views.increment(by: 2)
         try doc.merge(other: peer)
-        let merged = try AutomergeDecoder(doc: doc).decode(Note.self)
+        let merged = try AutomergeDecoder(doc: doc).decode(CodableNote.self)
         #expect(merged.title.value == "Why Hello world")
         #expect(merged.views.value == 8)
         // The instances decoded before the merge see the merged document too.
@@ -118,8 +118,8 @@ struct CodableBoundTypesTests {
     }
 
     @Test func otherEncodersSeeAKeyedValue() throws {
-        let json = try JSONEncoder().encode(Note(title: AutomergeText("t"), body: AutomergeText("b"), views: Counter(2), category: "c"))
-        let decoded = try JSONDecoder().decode(Note.self, from: json)
+        let json = try JSONEncoder().encode(CodableNote(title: AutomergeText("t"), body: AutomergeText("b"), views: Counter(2), category: "c"))
+        let decoded = try JSONDecoder().decode(CodableNote.self, from: json)
         #expect(decoded.title.value == "t" && decoded.views.value == 2)
         #expect(String(decoding: json, as: UTF8.self).contains(#""title":{"value":"t"}"#))
     }
@@ -131,7 +131,7 @@ struct CodableBoundTypesTests {
         try doc.put(obj: .ROOT, key: "views", value: .Int(1))
         try doc.put(obj: .ROOT, key: "category", value: .String("c"))
         do {
-            _ = try AutomergeDecoder(doc: doc).decode(Note.self)
+            _ = try AutomergeDecoder(doc: doc).decode(CodableNote.self)
             Issue.record("expected a type mismatch")
         } catch DecodingError.typeMismatch(let type, let context) {
             #expect(type is AutomergeText.Type)
@@ -183,14 +183,14 @@ struct CodableBindingFollowsTests {
 
     @Test func instancesBoundToAnotherDocumentStayBound() throws {
         let first = Document()
-        try AutomergeEncoder(doc: first).encode(Note(title: AutomergeText("t"), body: AutomergeText("b"), views: Counter(1), category: "c"))
-        let note = try AutomergeDecoder(doc: first).decode(Note.self)
+        try AutomergeEncoder(doc: first).encode(CodableNote(title: AutomergeText("t"), body: AutomergeText("b"), views: Counter(1), category: "c"))
+        let note = try AutomergeDecoder(doc: first).decode(CodableNote.self)
         let second = Document()
         try AutomergeEncoder(doc: second).encode(note)
         note.title.value = "only in first"
         note.views.increment(by: 1)
-        #expect(try AutomergeDecoder(doc: second).decode(Note.self).title.value == "t")
-        #expect(try AutomergeDecoder(doc: second).decode(Note.self).views.value == 1)
-        #expect(try AutomergeDecoder(doc: first).decode(Note.self).views.value == 2)
+        #expect(try AutomergeDecoder(doc: second).decode(CodableNote.self).title.value == "t")
+        #expect(try AutomergeDecoder(doc: second).decode(CodableNote.self).views.value == 1)
+        #expect(try AutomergeDecoder(doc: first).decode(CodableNote.self).views.value == 2)
     }
 }

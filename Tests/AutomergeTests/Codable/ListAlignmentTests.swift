@@ -3,7 +3,7 @@ import Testing
 @testable import Automerge
 
 /// A small deterministic generator (SplitMix64) so failures reproduce.
-private struct SplitMix: RandomNumberGenerator {
+private struct CodableSplitMix: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -31,7 +31,7 @@ private func lcsLength(_ a: [Int], _ b: [Int]) -> Int {
 @Suite("Codable: list alignment")
 struct CodableListAlignmentTests {
     @Test func alignmentsAreValidAndMinimal() {
-        var rng = SplitMix(state: 42)
+        var rng = CodableSplitMix(state: 42)
         for _ in 0..<300 {
             let old = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Int.random(in: 0...4, using: &rng) }
             let new = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Int.random(in: 0...4, using: &rng) }
@@ -61,9 +61,9 @@ struct CodableListAlignmentTests {
     }
 
     @Test func randomModelEditsRoundTrip() throws {
-        var rng = SplitMix(state: 7)
+        var rng = CodableSplitMix(state: 7)
         let doc = Document()
-        var model = TodoList(owner: "me", items: (0..<30).map { Item(id: $0, title: "t\($0)", done: false) })
+        var model = CodableTodoList(owner: "me", items: (0..<30).map { CodableItem(id: $0, title: "t\($0)", done: false) })
         try AutomergeEncoder(doc: doc).encode(model)
         var nextId = 30
         for _ in 0..<60 {
@@ -72,7 +72,7 @@ struct CodableListAlignmentTests {
                 case 0 where !model.items.isEmpty:
                     model.items.remove(at: Int.random(in: 0..<model.items.count, using: &rng))
                 case 1:
-                    model.items.insert(Item(id: nextId, title: "n\(nextId)", done: true), at: Int.random(in: 0...model.items.count, using: &rng))
+                    model.items.insert(CodableItem(id: nextId, title: "n\(nextId)", done: true), at: Int.random(in: 0...model.items.count, using: &rng))
                     nextId += 1
                 case 2 where !model.items.isEmpty:
                     model.items[Int.random(in: 0..<model.items.count, using: &rng)].done.toggle()
@@ -84,7 +84,7 @@ struct CodableListAlignmentTests {
                 }
             }
             try AutomergeEncoder(doc: doc).encode(model)
-            #expect(try AutomergeDecoder(doc: doc).decode(TodoList.self) == model)
+            #expect(try AutomergeDecoder(doc: doc).decode(CodableTodoList.self) == model)
         }
     }
 }

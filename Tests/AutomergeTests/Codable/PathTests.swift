@@ -31,15 +31,15 @@ struct CodablePathTests {
 
     @Test func encodeAndDecodeAtAPath() throws {
         let doc = Document()
-        let address = Address(street: "s", city: "c", zip: nil)
+        let address = CodableAddress(street: "s", city: "c", zip: nil)
         let path = [AnyCodingKey("people"), AnyCodingKey(0), AnyCodingKey("address")]
         try AutomergeEncoder(doc: doc).encode(address, at: path)
         #expect(try doc.lookupPath(path: ".people.[0].address") != nil)
         let decoder = AutomergeDecoder(doc: doc)
-        #expect(try decoder.decode(Address.self, from: path) == address)
+        #expect(try decoder.decode(CodableAddress.self, from: path) == address)
         #expect(try decoder.decode(String.self, from: path + [AnyCodingKey("city")]) == "c")
         #expect(try decoder.decode(String?.self, from: path + [AnyCodingKey("zip")]) == nil)
-        #expect(try decoder.decode(Address.self, from: [AnyCodingKey.ROOT] + path) == address)
+        #expect(try decoder.decode(CodableAddress.self, from: [AnyCodingKey.ROOT] + path) == address)
         // A scalar at a path, then appending at index == count.
         try AutomergeEncoder(doc: doc).encode("second", at: [AnyCodingKey("people"), AnyCodingKey(1)])
         #expect(try decoder.decode(String.self, from: [AnyCodingKey("people"), AnyCodingKey(1)]) == "second")
@@ -48,13 +48,13 @@ struct CodablePathTests {
         let title = try decoder.decode(AutomergeText.self, from: [AnyCodingKey("title")])
         #expect(title.isBound && title.value == "text")
         // Encoding at a path leaves the siblings alone.
-        try AutomergeEncoder(doc: doc).encode(Address(street: "t", city: "d", zip: "z"), at: path)
+        try AutomergeEncoder(doc: doc).encode(CodableAddress(street: "t", city: "d", zip: "z"), at: path)
         #expect(try decoder.decode(String.self, from: [AnyCodingKey("people"), AnyCodingKey(1)]) == "second")
     }
 
     @Test func pathErrors() throws {
         let doc = Document()
-        try AutomergeEncoder(doc: doc).encode(TodoList(owner: "me", items: []))
+        try AutomergeEncoder(doc: doc).encode(CodableTodoList(owner: "me", items: []))
         let encoder = AutomergeEncoder(doc: doc)
         let decoder = AutomergeDecoder(doc: doc)
         #expect(throws: CodingKeyLookupError.self) { try encoder.encode(1, at: [AnyCodingKey("items"), AnyCodingKey(5)]) }

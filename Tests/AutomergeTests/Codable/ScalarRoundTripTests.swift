@@ -6,8 +6,8 @@ import Testing
 struct CodableScalarRoundTripTests {
     private func check<T: Codable & Equatable>(_ values: [T]) throws {
         for value in values {
-            #expect(try roundTrip(Box(value: value)) == Box(value: value), "\(T.self) \(value)")
-            #expect(try roundTrip(Box(value: [value, value])) == Box(value: [value, value]), "[\(T.self)] \(value)")
+            #expect(try codableRoundTrip(CodableBox(value: value)) == CodableBox(value: value), "\(T.self) \(value)")
+            #expect(try codableRoundTrip(CodableBox(value: [value, value])) == CodableBox(value: [value, value]), "[\(T.self)] \(value)")
         }
     }
 
@@ -36,7 +36,7 @@ struct CodableScalarRoundTripTests {
         try check([0.0, -0.0, 1.5, -.pi, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
                    .leastNonzeroMagnitude, .infinity, -.infinity] as [Double])
         try check([0, 1.25, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -.infinity] as [Float])
-        let nan = try roundTrip(Box(value: Double.nan))
+        let nan = try codableRoundTrip(CodableBox(value: Double.nan))
         #expect(nan.value.isNaN)
     }
 
@@ -48,11 +48,11 @@ struct CodableScalarRoundTripTests {
 
     @Test func dateKeepsMillisecondPrecision() throws {
         let precise = Date(timeIntervalSince1970: 1_705_314_645.123456)
-        let decoded = try roundTrip(Box(value: precise)).value
+        let decoded = try codableRoundTrip(CodableBox(value: precise)).value
         #expect(abs(decoded.timeIntervalSince(precise)) < 0.0005)
         #expect(decoded.timeIntervalSince1970 == 1_705_314_645.123)
         let doc = Document()
-        try AutomergeEncoder(doc: doc).encode(Box(value: precise))
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: precise))
         #expect(try doc.get(obj: .ROOT, key: "value") == .Scalar(.Timestamp(Date(timeIntervalSince1970: 1_705_314_645.123))))
     }
 
@@ -60,7 +60,7 @@ struct CodableScalarRoundTripTests {
         let url = URL(string: "https://example.com/a/b?q=1#frag")!
         try check([url, URL(string: "relative/path")!])
         let doc = Document()
-        try AutomergeEncoder(doc: doc).encode(Box(value: url))
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: url))
         #expect(try doc.get(obj: .ROOT, key: "value") == .Scalar(.String("https://example.com/a/b?q=1#frag")))
     }
 
@@ -99,8 +99,8 @@ struct CodableScalarRoundTripTests {
             func toScalarValue() -> ScalarValue { .F64(degrees) }
         }
         let doc = Document()
-        try AutomergeEncoder(doc: doc).encode(Box(value: Celsius(degrees: 21.5)))
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: Celsius(degrees: 21.5)))
         #expect(try doc.get(obj: .ROOT, key: "value") == .Scalar(.F64(21.5)))
-        #expect(try AutomergeDecoder(doc: doc).decode(Box<Celsius>.self).value == Celsius(degrees: 21.5))
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableBox<Celsius>.self).value == Celsius(degrees: 21.5))
     }
 }

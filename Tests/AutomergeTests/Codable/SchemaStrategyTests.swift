@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Codable: schema strategies and typed errors")
 struct CodableSchemaStrategyTests {
-    let list = TodoList(owner: "me", items: [Item(id: 1, title: "one", done: false)])
+    let list = CodableTodoList(owner: "me", items: [CodableItem(id: 1, title: "one", done: false)])
 
     /// A document whose `items` key holds a string instead of a list.
     private func mismatchedDoc() throws -> Document {
@@ -17,12 +17,12 @@ struct CodableSchemaStrategyTests {
     @Test func createWhenNeededCreatesMissingSchema() throws {
         let doc = Document()
         try AutomergeEncoder(doc: doc, strategy: .createWhenNeeded).encode(list)
-        #expect(try AutomergeDecoder(doc: doc).decode(TodoList.self) == list)
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableTodoList.self) == list)
     }
 
     @Test func createWhenNeededThrowsOnMismatchAndWritesNothing() throws {
         let doc = try mismatchedDoc()
-        settle(doc)
+        codableSettle(doc)
         let heads = doc.heads()
         #expect {
             try AutomergeEncoder(doc: doc).encode(list)
@@ -31,14 +31,14 @@ struct CodableSchemaStrategyTests {
             return message.contains(".items") && message.contains("List") && message.contains("not a list")
         }
         // The owner key, planned before the failing items key, was not written either.
-        #expect(pendingOps(doc) == 0 && doc.heads() == heads)
+        #expect(codablePendingOps(doc) == 0 && doc.heads() == heads)
         #expect(try doc.get(obj: .ROOT, key: "owner") == .Scalar(.String("someone")))
     }
 
     @Test func overrideReplacesMismatchedSchema() throws {
         let doc = try mismatchedDoc()
         try AutomergeEncoder(doc: doc, strategy: .override).encode(list)
-        #expect(try AutomergeDecoder(doc: doc).decode(TodoList.self) == list)
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableTodoList.self) == list)
         // Matching objects are kept, not recreated.
         let items = try doc.get(obj: .ROOT, key: "items")
         try AutomergeEncoder(doc: doc, strategy: .override).encode(list)
@@ -53,19 +53,19 @@ struct CodableSchemaStrategyTests {
             guard case CodingKeyLookupError.SchemaMissing(let message) = error else { return false }
             return message.contains(".items")
         }
-        #expect(pendingOps(doc) == 0)
+        #expect(codablePendingOps(doc) == 0)
         try AutomergeEncoder(doc: doc).encode(list)
         var changed = list
         changed.owner = "you"
         changed.items[0].done = true
         try AutomergeEncoder(doc: doc, strategy: .readonly).encode(changed)
-        #expect(try AutomergeDecoder(doc: doc).decode(TodoList.self) == changed)
-        changed.items.append(Item(id: 2, title: "two", done: false))
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableTodoList.self) == changed)
+        changed.items.append(CodableItem(id: 2, title: "two", done: false))
         #expect(throws: CodingKeyLookupError.self) { try AutomergeEncoder(doc: doc, strategy: .readonly).encode(changed) }
         changed.items = []
         #expect(throws: CodingKeyLookupError.self) { try AutomergeEncoder(doc: doc, strategy: .readonly).encode(changed) }
         #expect(throws: CodingKeyLookupError.self) {
-            try AutomergeEncoder(doc: doc, strategy: .readonly).encode(Item(id: 1, title: "x", done: true), at: [AnyCodingKey("new"), AnyCodingKey("deeper")])
+            try AutomergeEncoder(doc: doc, strategy: .readonly).encode(CodableItem(id: 1, title: "x", done: true), at: [AnyCodingKey("new"), AnyCodingKey("deeper")])
         }
     }
 
@@ -125,7 +125,7 @@ struct CodableSchemaStrategyTests {
         let list = try doc.putObject(obj: .ROOT, key: "value", ty: .List)
         try doc.insert(obj: list, index: 0, value: .Int(1))
         try doc.insert(obj: list, index: 1, value: .String("two"))
-        #expect(throws: DecodingError.self) { try AutomergeDecoder(doc: doc).decode(Box<[Int]>.self) }
+        #expect(throws: DecodingError.self) { try AutomergeDecoder(doc: doc).decode(CodableBox<[Int]>.self) }
     }
 
     @Test func verboseLoggingDoesNotChangeTheResult() throws {
@@ -134,14 +134,14 @@ struct CodableSchemaStrategyTests {
         try encoder.encode(list)
         #expect(encoder.doc === doc && encoder.logLevel == .tracing && encoder.cautiousWrite)
         #expect(LogVerbosity.errorOnly < .debug && LogVerbosity.debug < .tracing)
-        #expect(try AutomergeDecoder(doc: doc).decode(TodoList.self) == list)
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableTodoList.self) == list)
     }
 
     @Test func aSingleValueCannotBeTheRoot() throws {
         let doc = Document()
         #expect(throws: CodingKeyLookupError.self) { try AutomergeEncoder(doc: doc).encode(42) }
         #expect(throws: CodingKeyLookupError.self) { try AutomergeEncoder(doc: doc).encode([1, 2]) }
-        try AutomergeEncoder(doc: doc).encode(Optional<Person>.none)
+        try AutomergeEncoder(doc: doc).encode(Optional<CodablePerson>.none)
         #expect(doc.keys(obj: .ROOT).isEmpty)
     }
 }

@@ -4,31 +4,31 @@ import Testing
 
 /// Enums with associated values, in Swift's synthesized representation
 /// (automerge-swift issues #217 and #223).
-enum Shape: Codable, Equatable {
+enum CodableShape: Codable, Equatable {
     case circle(radius: Double)
     case rectangle(width: Double, height: Double)
     case point
     case labelled(String, Int)
-    case nested(Address, tags: [String])
+    case nested(CodableAddress, tags: [String])
 }
 
-struct Drawing: Codable, Equatable {
-    var shapes: [Shape]
-    var primary: Shape
-    var optionalShape: Shape?
+struct CodableDrawing: Codable, Equatable {
+    var shapes: [CodableShape]
+    var primary: CodableShape
+    var optionalShape: CodableShape?
 }
 
 @Suite("Codable: structure round trips")
 struct CodableStructureRoundTripTests {
-    let person = Person(name: "Ada", age: 36, address: Address(street: "1 Main St", city: "London", zip: nil),
+    let person = CodablePerson(name: "Ada", age: 36, address: CodableAddress(street: "1 Main St", city: "London", zip: nil),
                         nicknames: ["Countess", "Enchantress of Numbers"], email: "ada@example.com")
 
     @Test func nestedStructsAndOptionals() throws {
-        #expect(try roundTrip(person) == person)
+        #expect(try codableRoundTrip(person) == person)
         var noEmail = person
         noEmail.email = nil
         noEmail.address.zip = "N1"
-        #expect(try roundTrip(noEmail) == noEmail)
+        #expect(try codableRoundTrip(noEmail) == noEmail)
     }
 
     @Test func documentShape() throws {
@@ -53,31 +53,31 @@ struct CodableStructureRoundTripTests {
         updated.email = nil
         try AutomergeEncoder(doc: doc).encode(updated)
         #expect(try doc.get(obj: .ROOT, key: "email") == nil)
-        #expect(try AutomergeDecoder(doc: doc).decode(Person.self) == updated)
+        #expect(try AutomergeDecoder(doc: doc).decode(CodablePerson.self) == updated)
     }
 
     @Test func arraysOfStructsAndNestedArrays() throws {
-        let list = TodoList(owner: "me", items: (0..<20).map { Item(id: $0, title: "task \($0)", done: $0 % 3 == 0) })
-        #expect(try roundTrip(list) == list)
-        let grid = Box(value: [[1, 2, 3], [], [4]])
-        #expect(try roundTrip(grid) == grid)
-        let optionals = Box(value: [1, nil, 3] as [Int?])
-        #expect(try roundTrip(optionals) == optionals)
-        let empty = Box(value: [Item]())
-        #expect(try roundTrip(empty) == empty)
+        let list = CodableTodoList(owner: "me", items: (0..<20).map { CodableItem(id: $0, title: "task \($0)", done: $0 % 3 == 0) })
+        #expect(try codableRoundTrip(list) == list)
+        let grid = CodableBox(value: [[1, 2, 3], [], [4]])
+        #expect(try codableRoundTrip(grid) == grid)
+        let optionals = CodableBox(value: [1, nil, 3] as [Int?])
+        #expect(try codableRoundTrip(optionals) == optionals)
+        let empty = CodableBox(value: [CodableItem]())
+        #expect(try codableRoundTrip(empty) == empty)
     }
 
     @Test func dictionaries() throws {
-        let byName = Box(value: ["alpha": Item(id: 1, title: "a", done: false), "beta": Item(id: 2, title: "b", done: true)])
-        #expect(try roundTrip(byName) == byName)
-        let byNumber = Box(value: [1: "one", 20: "twenty", -3: "minus three"])
-        #expect(try roundTrip(byNumber) == byNumber)
-        let nested = Box(value: ["outer": ["inner": [1.5, 2.5]]])
-        #expect(try roundTrip(nested) == nested)
-        let empty = Box(value: [String: Int]())
-        #expect(try roundTrip(empty) == empty)
-        let set = Box(value: Set(["x", "y", "z"]))
-        #expect(try roundTrip(set) == set)
+        let byName = CodableBox(value: ["alpha": CodableItem(id: 1, title: "a", done: false), "beta": CodableItem(id: 2, title: "b", done: true)])
+        #expect(try codableRoundTrip(byName) == byName)
+        let byNumber = CodableBox(value: [1: "one", 20: "twenty", -3: "minus three"])
+        #expect(try codableRoundTrip(byNumber) == byNumber)
+        let nested = CodableBox(value: ["outer": ["inner": [1.5, 2.5]]])
+        #expect(try codableRoundTrip(nested) == nested)
+        let empty = CodableBox(value: [String: Int]())
+        #expect(try codableRoundTrip(empty) == empty)
+        let set = CodableBox(value: Set(["x", "y", "z"]))
+        #expect(try codableRoundTrip(set) == set)
     }
 
     @Test func topLevelDictionaryIsTheRootMap() throws {
@@ -88,19 +88,19 @@ struct CodableStructureRoundTripTests {
     }
 
     @Test func enumsWithAssociatedValues() throws {
-        let drawing = Drawing(
+        let drawing = CodableDrawing(
             shapes: [.circle(radius: 2), .rectangle(width: 3, height: 4), .point, .labelled("x", 7),
-                     .nested(Address(street: "s", city: "c", zip: "z"), tags: ["t1", "t2"])],
+                     .nested(CodableAddress(street: "s", city: "c", zip: "z"), tags: ["t1", "t2"])],
             primary: .labelled("main", -1), optionalShape: nil)
-        #expect(try roundTrip(drawing) == drawing)
+        #expect(try codableRoundTrip(drawing) == drawing)
         var withOptional = drawing
         withOptional.optionalShape = .point
-        #expect(try roundTrip(withOptional) == withOptional)
+        #expect(try codableRoundTrip(withOptional) == withOptional)
     }
 
     @Test func enumPayloadUsesSwiftsRepresentation() throws {
         let doc = Document()
-        try AutomergeEncoder(doc: doc).encode(Box(value: Shape.labelled("x", 7)))
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: CodableShape.labelled("x", 7)))
         guard case .Object(let value, .Map)? = try doc.get(obj: .ROOT, key: "value"),
               case .Object(let payload, .Map)? = try doc.get(obj: value, key: "labelled") else {
             Issue.record("expected value.labelled to be a map")
@@ -113,11 +113,11 @@ struct CodableStructureRoundTripTests {
 
     @Test func changingAnEnumCaseReplacesThePayload() throws {
         let doc = Document()
-        try AutomergeEncoder(doc: doc).encode(Box(value: Shape.circle(radius: 1)))
-        try AutomergeEncoder(doc: doc).encode(Box(value: Shape.rectangle(width: 2, height: 3)))
-        #expect(try AutomergeDecoder(doc: doc).decode(Box<Shape>.self).value == .rectangle(width: 2, height: 3))
-        try AutomergeEncoder(doc: doc).encode(Box(value: Shape.point))
-        #expect(try AutomergeDecoder(doc: doc).decode(Box<Shape>.self).value == .point)
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: CodableShape.circle(radius: 1)))
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: CodableShape.rectangle(width: 2, height: 3)))
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableBox<CodableShape>.self).value == .rectangle(width: 2, height: 3))
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: CodableShape.point))
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableBox<CodableShape>.self).value == .point)
     }
 
     @Test func customCodingWithNestedAndSuperContainers() throws {
@@ -148,7 +148,7 @@ struct CodableStructureRoundTripTests {
             }
         }
         let value = Custom(a: 1, pair: ["x", "y"], parent: "p")
-        #expect(try roundTrip(value) == value)
+        #expect(try codableRoundTrip(value) == value)
     }
 
     @Test func userInfoReachesTheModel() throws {
@@ -178,9 +178,9 @@ struct CodableStructureRoundTripTests {
         let doc = Document()
         let text = try doc.putObject(obj: .ROOT, key: "value", ty: .Text)
         try doc.spliceText(obj: text, start: 0, delete: 0, value: "from javascript")
-        #expect(try AutomergeDecoder(doc: doc).decode(Box<String>.self).value == "from javascript")
+        #expect(try AutomergeDecoder(doc: doc).decode(CodableBox<String>.self).value == "from javascript")
         // Re-encoding a String over it edits the text in place instead of replacing it.
-        try AutomergeEncoder(doc: doc).encode(Box(value: "from swift"))
+        try AutomergeEncoder(doc: doc).encode(CodableBox(value: "from swift"))
         #expect(try doc.get(obj: .ROOT, key: "value") == .Object(text, .Text))
         #expect(try doc.text(obj: text) == "from swift")
     }
