@@ -103,6 +103,13 @@ struct CodableBoundTypesTests {
         #expect(throws: BindingError.NotText) { try AutomergeText(doc: doc, objId: .ROOT) }
         let byKey = try Counter(doc: doc, objId: doc.lookupPath(path: ".stats")!, key: AnyCodingKey("views"))
         #expect(byKey.value == 5)
+        // Binding an instance that is bound to another document moves it here.
+        let elsewhere = Document()
+        let moving = try AutomergeText("moving", doc: elsewhere, path: ".t")
+        try moving.bind(doc: doc, path: ".moved")
+        moving.value = "moved"
+        #expect(try doc.text(obj: doc.lookupPath(path: ".moved")!) == "moved")
+        #expect(try elsewhere.text(obj: elsewhere.lookupPath(path: ".t")!) == "moving")
     }
 
     @Test func unboundInstancesKeepTheirValues() throws {

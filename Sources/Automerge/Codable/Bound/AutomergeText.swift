@@ -75,7 +75,8 @@ public final class AutomergeText: Codable, @unchecked Sendable {
             return
         }
         guard target.steps.count > 1 || target.existing == nil else { throw BindingError.NotText }
-        try PlanWriter(doc: doc).create(.text(self), along: target)
+        let slot = try PlanWriter(doc: doc).create(.text(self), along: target)
+        if case .Object(let id, .Text)? = try doc.value(at: slot) { attach(doc: doc, id: id) }
     }
 
     /// Binds to the Text object `id`. If the instance holds a non-empty value,

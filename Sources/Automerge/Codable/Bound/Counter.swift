@@ -80,7 +80,7 @@ public final class Counter: Codable, @unchecked Sendable {
             return
         }
         guard target.steps.count > 1 || target.existing == nil else { throw BindingError.NotCounter }
-        try PlanWriter(doc: doc).create(.counter(self), along: target)
+        attach(doc: doc, slot: try PlanWriter(doc: doc).create(.counter(self), along: target))
     }
 
     /// The counter's value. Setting a bound counter increments it by the

@@ -28,11 +28,11 @@ public struct AutomergeEncoder {
     /// The document this encoder writes into.
     public let doc: Document
     /// How existing schema is treated.
-    public let schemaStrategy: SchemaStrategy
+    let schemaStrategy: SchemaStrategy
     /// Whether scalar writes check that the document holds the same type first.
-    public let cautiousWrite: Bool
+    let cautiousWrite: Bool
     /// How much the encoder reports to standard error.
-    public let logLevel: LogVerbosity
+    let logLevel: LogVerbosity
 
     /// An encoder for `doc`.
     /// - Parameters:

@@ -87,8 +87,10 @@ struct PlanWriter {
         try flush()
     }
 
-    /// Creates the missing containers of an encode target, then `value` at its end.
-    func create(_ value: EncodedValue, along target: PathResolver.WriteTarget) throws {
+    /// Creates the missing containers of an encode target, then `value` at
+    /// its end; returns the slot that now holds `value`.
+    @discardableResult
+    func create(_ value: EncodedValue, along target: PathResolver.WriteTarget) throws -> Slot {
         var slot = target.slot
         for next in target.steps.dropFirst() {
             switch next {
@@ -99,5 +101,6 @@ struct PlanWriter {
             }
         }
         try create(value, at: slot)
+        return slot.settled
     }
 }
