@@ -13,12 +13,12 @@ struct PathResolver {
         /// The value at `steps[0]` when it is the only step.
         var existing: Value?
         /// The slot of `steps[0]`.
-        var slot: Slot
+        var slot: ValueSlot
     }
 
     /// The value at `path` and its slot (nil for the root). The containers
     /// along the path must exist; the final value may be missing.
-    func read(_ path: [AnyCodingKey]) throws -> (value: Value?, slot: Slot?) {
+    func read(_ path: [AnyCodingKey]) throws -> (value: Value?, slot: ValueSlot?) {
         let steps = path.droppingRoot.map(\.prop)
         guard !steps.isEmpty else { return (.Object(.ROOT, .Map), nil) }
         var current = ObjId.ROOT
@@ -90,7 +90,7 @@ struct PathResolver {
 
     /// The slot `step` names in `obj` and the value in it. An index equal to
     /// the list length names a new element; a larger one throws.
-    private func lookup(_ step: Prop, in obj: ObjId, kind: ObjType, at path: [AnyCodingKey]) throws -> (Slot, Value?) {
+    private func lookup(_ step: Prop, in obj: ObjId, kind: ObjType, at path: [AnyCodingKey]) throws -> (ValueSlot, Value?) {
         let place = path.isEmpty ? "the root" : path.stringPath()
         switch (step, kind) {
         case (.Key(let key), .Map):

@@ -20,7 +20,7 @@ import Foundation
 public final class Counter: Codable, @unchecked Sendable {
     private let lock = NSLock()
     private var doc: Document?
-    private var slot: Slot?
+    private var slot: ValueSlot?
     private var unboundStorage: Int
 
     /// Runs `body` holding the instance's lock (`NSLocking.withLock` needs macOS 14).
@@ -45,7 +45,7 @@ public final class Counter: Codable, @unchecked Sendable {
     /// - Throws: ``BindingError/NotCounter`` if there is no counter there.
     public convenience init(doc: Document, objId: ObjId, key: any CodingKey) throws {
         self.init()
-        let slot: Slot = if let index = key.intValue { .index(objId, UInt64(index)) } else { .key(objId, key.stringValue) }
+        let slot: ValueSlot = if let index = key.intValue { .index(objId, UInt64(index)) } else { .key(objId, key.stringValue) }
         guard case .Scalar(.Counter)? = try doc.value(at: slot) else { throw BindingError.NotCounter }
         attach(doc: doc, slot: slot)
     }
@@ -119,7 +119,7 @@ public final class Counter: Codable, @unchecked Sendable {
         synchronized { unboundStorage &+= value }
     }
 
-    private func value(in doc: Document, at slot: Slot) -> Int? {
+    private func value(in doc: Document, at slot: ValueSlot) -> Int? {
         if case .Scalar(.Counter(let current))? = try? doc.value(at: slot) { return Int(truncatingIfNeeded: current) }
         return nil
     }
@@ -127,7 +127,7 @@ public final class Counter: Codable, @unchecked Sendable {
     // MARK: Encoder and decoder support
 
     /// Binds without writing (the encoder has already written the value).
-    func attach(doc: Document, slot: Slot) {
+    func attach(doc: Document, slot: ValueSlot) {
         synchronized {
             self.doc = doc
             self.slot = slot
@@ -136,7 +136,7 @@ public final class Counter: Codable, @unchecked Sendable {
     }
 
     /// Whether the counter is bound to `slot` of `doc`.
-    func isBound(to doc: Document, slot: Slot) -> Bool {
+    func isBound(to doc: Document, slot: ValueSlot) -> Bool {
         synchronized { self.doc === doc && self.slot == slot }
     }
 

@@ -9,9 +9,9 @@ final class AutomergeDecoderImpl: Decoder {
     /// The value being decoded; nil when the document has none.
     let value: Value?
     /// Where `value` lives (nil for the root), for binding counters.
-    let slot: Slot?
+    let slot: ValueSlot?
 
-    init(doc: Document, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any], value: Value?, slot: Slot?) {
+    init(doc: Document, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any], value: Value?, slot: ValueSlot?) {
         self.doc = doc
         self.codingPath = codingPath
         self.userInfo = userInfo
@@ -42,7 +42,7 @@ final class AutomergeDecoderImpl: Decoder {
     /// Decodes any `T` from `value`: types with a scalar representation
     /// directly, anything else (including ``AutomergeText`` and ``Counter``,
     /// which bind themselves) through its `init(from:)`.
-    func unbox<T: Decodable>(_ type: T.Type, value: Value?, slot: Slot?, path: [any CodingKey]) throws -> T {
+    func unbox<T: Decodable>(_ type: T.Type, value: Value?, slot: ValueSlot?, path: [any CodingKey]) throws -> T {
         if T.self != Counter.self, let scalarType = T.self as? any ScalarValueRepresentable.Type {
             return try scalar(scalarType, from: value, path: path) as! T
         }

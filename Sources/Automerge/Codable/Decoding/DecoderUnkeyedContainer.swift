@@ -17,13 +17,13 @@ struct DecoderUnkeyedContainer: UnkeyedDecodingContainer {
     private var currentPath: [any CodingKey] { codingPath + [AnyCodingKey(UInt64(currentIndex))] }
 
     /// The next element, its slot and path; throws at the end of the list.
-    private mutating func next(_ type: Any.Type) throws -> (Value, Slot, [any CodingKey]) {
+    private mutating func next(_ type: Any.Type) throws -> (Value, ValueSlot, [any CodingKey]) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, DecodingError.Context(
                 codingPath: currentPath,
                 debugDescription: "The list at \(codingPath.stringPath()) has only \(values.count) elements."))
         }
-        let element = (values[currentIndex], Slot.index(obj, UInt64(currentIndex)), currentPath)
+        let element = (values[currentIndex], ValueSlot.index(obj, UInt64(currentIndex)), currentPath)
         currentIndex += 1
         return element
     }

@@ -4,7 +4,7 @@
 struct PlanWriter {
     let doc: Document
 
-    func apply(_ action: SlotAction, at slot: Slot) throws {
+    func apply(_ action: SlotAction, at slot: ValueSlot) throws {
         switch action {
         case .put(let scalar):
             try doc.put(scalar, at: slot)
@@ -42,7 +42,7 @@ struct PlanWriter {
     }
 
     /// Writes `value` from scratch into `slot`, replacing whatever is there.
-    func create(_ value: EncodedValue, at slot: Slot) throws {
+    func create(_ value: EncodedValue, at slot: ValueSlot) throws {
         switch value.resolved {
         case .scalar(let scalar):
             try doc.put(scalar, at: slot)
@@ -90,7 +90,7 @@ struct PlanWriter {
     /// Creates the missing containers of an encode target, then `value` at
     /// its end; returns the slot that now holds `value`.
     @discardableResult
-    func create(_ value: EncodedValue, along target: PathResolver.WriteTarget) throws -> Slot {
+    func create(_ value: EncodedValue, along target: PathResolver.WriteTarget) throws -> ValueSlot {
         var slot = target.slot
         for next in target.steps.dropFirst() {
             switch next {

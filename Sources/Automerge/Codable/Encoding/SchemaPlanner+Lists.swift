@@ -39,8 +39,8 @@ final class ElementMatcher {
     let doc: Document
     let old: [Value]
     let new: [EncodedValue]
-    private var oldCache: [Int: (hash: Int, snapshot: Snapshot?)] = [:]
-    private var newCache: [Int: (hash: Int, snapshot: Snapshot)] = [:]
+    private var oldCache: [Int: (hash: Int, snapshot: CodableSnapshot?)] = [:]
+    private var newCache: [Int: (hash: Int, snapshot: CodableSnapshot)] = [:]
 
     init(doc: Document, old: [Value], new: [EncodedValue]) {
         self.doc = doc
@@ -87,17 +87,17 @@ final class ElementMatcher {
         return oldHash == newHash && oldSnapshot == newSnapshot
     }
 
-    private func oldEntry(_ index: Int) -> (Int, Snapshot?) {
+    private func oldEntry(_ index: Int) -> (Int, CodableSnapshot?) {
         if let cached = oldCache[index] { return cached }
-        let snapshot = try? Snapshot(old[index], in: doc)
+        let snapshot = try? CodableSnapshot(old[index], in: doc)
         let entry = (snapshot?.hashValue ?? 0, snapshot)
         oldCache[index] = entry
         return entry
     }
 
-    private func newEntry(_ index: Int) -> (Int, Snapshot) {
+    private func newEntry(_ index: Int) -> (Int, CodableSnapshot) {
         if let cached = newCache[index] { return cached }
-        let snapshot = Snapshot(new[index])
+        let snapshot = CodableSnapshot(new[index])
         let entry = (snapshot.hashValue, snapshot)
         newCache[index] = entry
         return entry
@@ -160,7 +160,7 @@ struct ListPlanBuilder {
     private func elementPath(_ index: Int) -> [any CodingKey] { path + [AnyCodingKey(UInt64(index))] }
 
     private mutating func update(old o: Int, new n: Int) throws {
-        let slot = Slot.index(obj, UInt64(o))
+        let slot = ValueSlot.index(obj, UInt64(o))
         var action = try planner.plan(new[n], existing: old[o], slot: slot, path: elementPath(n))
         if action == nil, UInt64(o) != cursor, case .counter(let counter) = new[n].resolved,
            !counter.isBound(toOtherThan: planner.doc) {

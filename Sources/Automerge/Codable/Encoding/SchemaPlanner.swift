@@ -13,7 +13,7 @@ struct SchemaPlanner {
     let log: CodableLog
 
     /// The action that makes `slot` (currently holding `existing`) match `value`; nil when it already does.
-    func plan(_ value: EncodedValue, existing: Value?, slot: Slot?, path: [any CodingKey]) throws -> SlotAction? {
+    func plan(_ value: EncodedValue, existing: Value?, slot: ValueSlot?, path: [any CodingKey]) throws -> SlotAction? {
         switch value.resolved {
         case .scalar(let scalar):
             return try planScalar(scalar, existing: existing, path: path)
@@ -114,7 +114,7 @@ struct SchemaPlanner {
         return .text(id, newValue: newValue, bind: bind)
     }
 
-    private func planCounter(_ counter: Counter, existing: Value?, slot: Slot?, path: [any CodingKey]) throws -> SlotAction? {
+    private func planCounter(_ counter: Counter, existing: Value?, slot: ValueSlot?, path: [any CodingKey]) throws -> SlotAction? {
         switch existing {
         case .Scalar(.Counter(let current))?:
             if let slot, counter.isBound(to: doc, slot: slot) { return nil }

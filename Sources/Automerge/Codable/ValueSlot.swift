@@ -1,6 +1,6 @@
 /// A place in a document that holds one value: a key of a map, an existing
 /// element of a list, or the position where a new list element goes.
-enum Slot: Hashable, Sendable {
+enum ValueSlot: Hashable, Sendable {
     /// `key` of the map `obj`.
     case key(ObjId, String)
     /// The existing element at `index` of the list `obj`.
@@ -16,7 +16,7 @@ enum Slot: Hashable, Sendable {
     }
 
     /// The slot of the value once it exists (an appended element becomes an index).
-    var settled: Slot {
+    var settled: ValueSlot {
         if case .append(let obj, let index) = self { return .index(obj, index) }
         return self
     }
@@ -24,7 +24,7 @@ enum Slot: Hashable, Sendable {
 
 extension Document {
     /// The value in `slot` (nil for an empty slot or a new element).
-    func value(at slot: Slot) throws -> Value? {
+    func value(at slot: ValueSlot) throws -> Value? {
         switch slot {
         case .key(let obj, let key): return try get(obj: obj, key: key)
         case .index(let obj, let index): return try get(obj: obj, index: index)
@@ -33,7 +33,7 @@ extension Document {
     }
 
     /// Writes a scalar into `slot`.
-    func put(_ value: ScalarValue, at slot: Slot) throws {
+    func put(_ value: ScalarValue, at slot: ValueSlot) throws {
         switch slot {
         case .key(let obj, let key): try put(obj: obj, key: key, value: value)
         case .index(let obj, let index): try put(obj: obj, index: index, value: value)
@@ -42,7 +42,7 @@ extension Document {
     }
 
     /// Creates an empty object in `slot` and returns its id.
-    func createObject(_ type: ObjType, at slot: Slot) throws -> ObjId {
+    func createObject(_ type: ObjType, at slot: ValueSlot) throws -> ObjId {
         switch slot {
         case .key(let obj, let key): return try putObject(obj: obj, key: key, ty: type)
         case .index(let obj, let index): return try putObject(obj: obj, index: index, ty: type)
@@ -51,7 +51,7 @@ extension Document {
     }
 
     /// Adds `delta` to the counter in `slot`.
-    func increment(at slot: Slot, by delta: Int64) throws {
+    func increment(at slot: ValueSlot, by delta: Int64) throws {
         switch slot {
         case .key(let obj, let key): try increment(obj: obj, key: key, by: delta)
         case .index(let obj, let index), .append(let obj, let index): try increment(obj: obj, index: index, by: delta)
