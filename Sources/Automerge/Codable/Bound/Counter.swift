@@ -1,0 +1,217 @@
+import Foundation
+
+/// A counter that many peers change concurrently: their increments add up
+/// when documents merge, instead of one write winning.
+///
+/// Use it as a property of a `Codable` model. Encoding an unbound counter
+/// writes its value (as a counter scalar) and binds it; decoding binds the
+/// counter to the document. A bound counter's ``increment(by:)`` and
+/// ``value`` write straight into the document, so re-encoding the model
+/// changes nothing.
+///
+/// ```swift
+/// struct Stats: Codable { var views: Counter }
+/// let stats = try AutomergeDecoder(doc: doc).decode(Stats.self)
+/// stats.views.increment(by: 1)
+/// ```
+///
+/// A counter in a list is bound to its index; if elements are inserted or
+/// removed before it, decode the model again to rebind.
+public final class Counter: Codable, @unchecked Sendable {
+    private let lock = NSLock()
+    private var doc: Document?
+    private var slot: ValueSlot?
+    private var unboundStorage: Int
+
+    /// Runs `body` holding the instance's lock (`NSLocking.withLock` needs macOS 14).
+    private func synchronized<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// An unbound counter with `initialValue`.
+    public init(_ initialValue: Int = 0) {
+        unboundStorage = initialValue
+    }
+
+    /// A counter bound to the counter at `path` (see ``bind(doc:path:)``).
+    public convenience init(_ initialValue: Int = 0, doc: Document, path: String) throws {
+        self.init(initialValue)
+        try bind(doc: doc, path: path)
+    }
+
+    /// A counter bound to the counter at `key` (a map key or list index) of `objId`.
+    /// - Throws: ``BindingError/NotCounter`` if there is no counter there.
+    public convenience init(doc: Document, objId: ObjId, key: any CodingKey) throws {
+        self.init()
+        let slot: ValueSlot = if let index = key.intValue { .index(objId, UInt64(index)) } else { .key(objId, key.stringValue) }
+        guard case .Scalar(.Counter)? = try doc.value(at: slot) else { throw BindingError.NotCounter }
+        attach(doc: doc, slot: slot)
+    }
+
+    /// Whether the counter reads and writes a document.
+    public var isBound: Bool { synchronized { doc != nil } }
+
+    /// Binds to the counter at a dot-separated `path`, such as `.stats.views`.
+    /// See ``bind(doc:path:)-([AnyCodingKey])``.
+    public func bind(doc: Document, path: String) throws {
+        let keys: [AnyCodingKey]
+        do { keys = try AnyCodingKey.parsePath(path) } catch { throw BindingError.InvalidPath("\(path): \(error)") }
+        try bind(doc: doc, path: keys)
+    }
+
+    /// Binds to the counter at `path`. If a counter is there, the instance's
+    /// unbound value is added to it as an increment (so changes made before
+    /// binding are kept); if nothing is there, a counter with that value is
+    /// created, along with missing maps and lists on the way.
+    /// - Throws: ``BindingError/NotCounter`` if another value is at the path,
+    ///   ``BindingError/InvalidPath(_:)`` if the path can't be followed.
+    public func bind(doc: Document, path: [AnyCodingKey]) throws {
+        let target: PathResolver.WriteTarget?
+        do { target = try PathResolver(doc: doc).write(path, strategy: .createWhenNeeded) } catch {
+            throw BindingError.InvalidPath("\(path.stringPath()): \(error)")
+        }
+        guard let target else { throw BindingError.InvalidPath("the root of a document is a map, not a counter") }
+        if target.steps.count == 1, case .Scalar(.Counter)? = target.existing {
+            let pending = synchronized { unboundStorage }
+            if pending != 0 { try doc.increment(at: target.slot, by: Int64(pending)) }
+            attach(doc: doc, slot: target.slot)
+            return
+        }
+        guard target.steps.count > 1 || target.existing == nil else { throw BindingError.NotCounter }
+        attach(doc: doc, slot: try PlanWriter(doc: doc).create(.counter(self), along: target))
+    }
+
+    /// The counter's value. Setting a bound counter increments it by the
+    /// difference, so concurrent changes from other peers still add up. If the
+    /// document rejects a write (the counter was removed), the instance
+    /// unbinds and keeps the value (``isBound`` turns false).
+    public var value: Int {
+        get {
+            let (doc, slot, unbound) = synchronized { (self.doc, self.slot, unboundStorage) }
+            guard let doc, let slot else { return unbound }
+            if case .Scalar(.Counter(let current))? = try? doc.value(at: slot) { return Int(truncatingIfNeeded: current) }
+            return unbound
+        }
+        set {
+            let current = value
+            if newValue != current { increment(by: newValue &- current) }
+        }
+    }
+
+    /// Adds `value` (negative to subtract) to the counter.
+    public func increment(by value: Int) {
+        sendObjectWillChange()
+        let (doc, slot) = synchronized { (self.doc, self.slot) }
+        if let doc, let slot {
+            do {
+                try doc.increment(at: slot, by: Int64(value))
+                return
+            } catch {
+                synchronized {
+                    unboundStorage = self.value(in: doc, at: slot) ?? unboundStorage
+                    self.doc = nil
+                    self.slot = nil
+                }
+            }
+        }
+        synchronized { unboundStorage &+= value }
+    }
+
+    private func value(in doc: Document, at slot: ValueSlot) -> Int? {
+        if case .Scalar(.Counter(let current))? = try? doc.value(at: slot) { return Int(truncatingIfNeeded: current) }
+        return nil
+    }
+
+    // MARK: Encoder and decoder support
+
+    /// Binds without writing (the encoder has already written the value).
+    func attach(doc: Document, slot: ValueSlot) {
+        synchronized {
+            self.doc = doc
+            self.slot = slot
+            unboundStorage = 0
+        }
+    }
+
+    /// Whether the counter is bound to `slot` of `doc`.
+    func isBound(to doc: Document, slot: ValueSlot) -> Bool {
+        synchronized { self.doc === doc && self.slot == slot }
+    }
+
+    /// Whether the counter is bound to a document other than `doc` (the
+    /// encoder rebinds counters that are unbound or bound to the document it writes).
+    func isBound(toOtherThan doc: Document) -> Bool {
+        synchronized { self.doc != nil && self.doc !== doc }
+    }
+
+    // MARK: Codable
+
+    private enum CodingKeys: String, CodingKey {
+        case value
+    }
+
+    /// With ``AutomergeEncoder`` the counter is written as a counter scalar;
+    /// other encoders get a keyed container with the value under `value`.
+    public func encode(to encoder: any Encoder) throws {
+        if let automerge = encoder as? AutomergeEncoderImpl {
+            automerge.storage = .counter(self)
+            return
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(value, forKey: .value)
+    }
+
+    /// With ``AutomergeDecoder`` the instance is bound to the counter being
+    /// decoded; other decoders read the `value` key (or a plain integer).
+    public required init(from decoder: any Decoder) throws {
+        if let automerge = decoder as? AutomergeDecoderImpl {
+            guard case .Scalar(.Counter)? = automerge.value, let slot = automerge.slot else {
+                throw DecodingError.typeMismatch(Counter.self, DecodingError.Context(
+                    codingPath: automerge.codingPath,
+                    debugDescription: "Expected a counter at \(automerge.codingPath.stringPath()), found \(describeValue(automerge.value))."))
+            }
+            unboundStorage = 0
+            doc = automerge.doc
+            self.slot = slot
+            return
+        }
+        if let container = try? decoder.container(keyedBy: CodingKeys.self),
+           let number = try? container.decode(Int.self, forKey: .value) {
+            unboundStorage = number
+        } else {
+            unboundStorage = try decoder.singleValueContainer().decode(Int.self)
+        }
+    }
+}
+
+extension Counter: ScalarValueRepresentable {
+    /// Reads a counter scalar as an unbound counter.
+    public static func fromScalarValue(_ val: ScalarValue) -> Result<Counter, CounterScalarConversionError> {
+        if case .Counter(let value) = val { return .success(Counter(Int(truncatingIfNeeded: value))) }
+        return .failure(.notCounterScalarValue(val))
+    }
+
+    /// A counter scalar with the current value.
+    public func toScalarValue() -> ScalarValue { .Counter(Int64(value)) }
+}
+
+extension Counter: Equatable {
+    /// Equal when the values are equal.
+    public static func == (lhs: Counter, rhs: Counter) -> Bool {
+        lhs === rhs || lhs.value == rhs.value
+    }
+}
+
+extension Counter: Hashable {
+    /// Hashes the value.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+    }
+}
+
+extension Counter: CustomStringConvertible {
+    /// The value in decimal.
+    public var description: String { String(value) }
+}
