@@ -84,7 +84,7 @@ extension Document {
         }
         var changes: [DecodedChange] = []
         for record in records { changes.append(try DocumentState.decodeChange(record.bytes)) }
-        try locked { state throws(AutomergeError) in try state.apply(changes) }
+        _ = try locked { state throws(AutomergeError) in try state.apply(changes) }
     }
 
     /// The document in the binary format, columns of 256 bytes or more deflated.
