@@ -8,7 +8,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Run benchmarks (use -c release).",
-        subcommands: [TraceBench.self, LoadBench.self, SaveBench.self])
+        subcommands: [TraceBench.self, LoadBench.self, SaveBench.self, CodableBench.self])
 }
 
 /// Runs `body` `runs` times and reports the median and spread in milliseconds.
@@ -69,5 +69,43 @@ struct SaveBench: ParsableCommand {
     func run() throws {
         let document = try Document(try Data(contentsOf: URL(fileURLWithPath: file)))
         measure("save \(URL(fileURLWithPath: file).lastPathComponent)", runs: runs) { _ = document.save() }
+    }
+}
+
+/// Encode and decode of a 10,000-element Codable model.
+struct CodableBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "codable", abstract: "Encode and decode a 10,000-element model.")
+    @Option var runs = 5
+    @Option var count = 10_000
+
+    struct Item: Codable, Equatable {
+        var title: String
+        var done: Bool
+        var created: Date
+        var priority: Int
+    }
+
+    struct Model: Codable, Equatable {
+        var name: String
+        var items: [Item]
+    }
+
+    func run() throws {
+        let model = Model(name: "bench", items: (0..<count).map {
+            Item(title: "item \($0)", done: $0 % 2 == 0, created: Date(timeIntervalSince1970: Double($0)), priority: $0 % 5)
+        })
+        var document = Document()
+        try measure("encode \(count) items into a new document", runs: runs) {
+            document = Document()
+            try AutomergeEncoder(doc: document).encode(model)
+        }
+        try measure("re-encode unchanged (no ops)", runs: runs) {
+            try AutomergeEncoder(doc: document).encode(model)
+        }
+        var decoded: Model?
+        try measure("decode \(count) items", runs: runs) {
+            decoded = try AutomergeDecoder(doc: document).decode(Model.self)
+        }
+        if decoded != model { throw ValidationError("decoded model differs from the encoded one") }
     }
 }
