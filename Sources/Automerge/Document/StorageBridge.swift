@@ -30,17 +30,24 @@ enum StorageBridge {
         return bytes
     }
 
-    /// Loads a file. A leading document chunk is rebuilt in its own change
-    /// order; later chunks apply as received changes. A file that does not
+    /// Loads a file. A leading document chunk is rebuilt directly from its op
+    /// rows, its history from its change rows; later chunks apply as received
+    /// changes. A file that does not
     /// start with a document must not leave changes waiting for dependencies.
     static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding) throws(AutomergeError) -> DocumentState {
         var state = DocumentState(actor: actor, encoding: encoding)
         var chunks = try decode(bytes)[...]
         var startsWithDocument = false
-        if case .document(_, let changes)? = chunks.first {
+        if case .document(let document, let changes)? = chunks.first {
             startsWithDocument = true
+            do { state.ops = try OpSet.load(document, encoding: encoding) } catch { throw .load(.inChunk(0, error)) }
             for change in changes {
-                try state.applyInOrder(DecodedChange(stored: change.change, hash: change.hash, bytes: change.encoded.bytes))
+                guard let author = change.change.actors.first.flatMap(state.ops.actors.index(of:)),
+                      change.change.dependencies.allSatisfy(state.history.contains),
+                      change.change.sequence == state.history.lastSequence(of: author) + 1 else {
+                    throw .invalidChange("document change \(change.hash) is out of order")
+                }
+                state.addToHistory(change.change, hash: change.hash, bytes: change.encoded.bytes, actor: author)
             }
             chunks = chunks.dropFirst()
         }

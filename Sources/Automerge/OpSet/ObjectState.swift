@@ -40,6 +40,11 @@ struct ChangeOp: Sendable, Equatable {
     /// The amount of an increment op.
     var incrementAmount: Int64? {
         guard action == .increment else { return nil }
+        return Self.amount(of: value)
+    }
+
+    /// The amount an increment's value adds (uint and int are both allowed).
+    static func amount(of value: Primitive) -> Int64 {
         switch value {
         case .int(let v): return v
         case .uint(let v): return Int64(truncatingIfNeeded: v)

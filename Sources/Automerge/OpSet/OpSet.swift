@@ -6,11 +6,11 @@
 /// storage until either copy writes.
 struct OpSet: Sendable {
     var actors = ActorTable()
-    private(set) var objects: [ObjectState]
-    private var objectIndex: [OpId: Int]
+    var objects: [ObjectState]
+    var objectIndex: [OpId: Int]
     let encoding: TextEncoding
     /// The largest op counter applied so far.
-    private(set) var maxOp: UInt64 = 0
+    var maxOp: UInt64 = 0
 
     init(encoding: TextEncoding) {
         self.encoding = encoding

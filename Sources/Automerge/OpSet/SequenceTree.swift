@@ -33,6 +33,11 @@ struct SequenceTree: Sendable {
     /// The first leaf never changes: splits move the right half out.
     private let firstLeaf: Int32 = 0
     private var leafOfElement: [OpId: Int32] = [:]
+    /// False while a document is being loaded: appends then skip the id
+    /// index, which ``ensureIndexed()`` builds in one pass at the right size.
+    private var indexed = true
+    /// Number of elements, visible or not.
+    private(set) var elementCount = 0
     let width: WidthRule
     /// How many elements are mark anchors: with none, inserts need not look
     /// past the insertion point for sticky anchors.
@@ -46,10 +51,28 @@ struct SequenceTree: Sendable {
     /// Total width of the visible elements.
     var units: Int { nodes[Int(root)].units }
 
-    /// Number of elements, visible or not.
-    var elementCount: Int { leafOfElement.count }
+    func contains(_ id: OpId) -> Bool {
+        assert(indexed, "the element index is built after loading")
+        return leafOfElement[id] != nil
+    }
 
-    func contains(_ id: OpId) -> Bool { leafOfElement[id] != nil }
+    /// Stops maintaining the id index until ``ensureIndexed()`` (bulk appends).
+    mutating func beginBulkLoad() {
+        indexed = false
+        leafOfElement = [:]
+    }
+
+    /// Builds the id index if bulk appends skipped it.
+    mutating func ensureIndexed() {
+        guard !indexed else { return }
+        indexed = true
+        leafOfElement.reserveCapacity(elementCount)
+        var leaf = firstLeaf
+        while leaf >= 0 {
+            for element in nodes[Int(leaf)].elements { leafOfElement[element.id] = leaf }
+            leaf = nodes[Int(leaf)].next
+        }
+    }
 
     // MARK: Reading
 
@@ -59,6 +82,7 @@ struct SequenceTree: Sendable {
 
     /// The location of the element with `id`.
     func location(of id: OpId) -> Location? {
+        assert(indexed, "the element index is built after loading")
         guard let leaf = leafOfElement[id] else { return nil }
         let elements = nodes[Int(leaf)].elements
         guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
@@ -165,10 +189,19 @@ struct SequenceTree: Sendable {
         element.units = width.units(of: element.winner)
         let leaf = Int(location.leaf)
         nodes[leaf].elements.insert(element, at: location.index)
-        leafOfElement[element.id] = location.leaf
+        if indexed { leafOfElement[element.id] = location.leaf }
+        elementCount += 1
         if element.insertOp.isMark { markCount += 1 }
         if element.units != 0 { addUnits(Int(element.units), from: location.leaf) }
         if nodes[leaf].elements.count > Self.maxLeafElements { splitLeaf(location.leaf) }
+    }
+
+    /// Appends an element at the very end (loading a document, whose rows
+    /// are already in order).
+    mutating func append(_ element: SequenceElement) {
+        var node = root
+        while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
+        insert(element, at: Location(leaf: node, index: nodes[Int(node)].elements.count))
     }
 
     /// The location just after the element `id`, or the very start for HEAD.
@@ -197,7 +230,7 @@ struct SequenceTree: Sendable {
         right.next = nodes[left].next
         let rightIndex = Int32(nodes.count)
         nodes[left].next = rightIndex
-        for element in right.elements { leafOfElement[element.id] = rightIndex }
+        if indexed { for element in right.elements { leafOfElement[element.id] = rightIndex } }
         nodes.append(right)
         attachSibling(rightIndex, after: leaf)
     }

@@ -1,0 +1,111 @@
+/// Building an op set straight from a document chunk's op rows.
+///
+/// A document stores every op in its final place: objects by id, map keys in
+/// order, sequence elements in document order followed by their updates,
+/// each op with its successors. Rebuilding from those rows is a single pass
+/// with appends (duplicate op ids were already rejected when the changes
+/// were rebuilt), instead of replaying every change through the RGA
+/// integration that placed them (which is what makes loading fast). Rows are
+/// still checked: an op in an unknown object, a key of the wrong kind, an
+/// update of a missing element or an out-of-range id is a typed error.
+extension OpSet {
+    static func load(_ document: StoredDocument, encoding: TextEncoding) throws(LoadError) -> OpSet {
+        var opSet = OpSet(encoding: encoding)
+        let actorIndices = document.actors.map { opSet.actors.intern($0) }
+
+        func opId(_ stored: StoredOpId, row: Int) throws(LoadError) -> OpId {
+            guard stored.actor >= 0, stored.actor < actorIndices.count else {
+                throw .actorIndexOutOfRange(column: "op", row: row, index: UInt64(stored.actor))
+            }
+            guard stored.counter >= 1, stored.counter <= maxOpCounter else { throw .opCounterOverflow(column: "op", row: row) }
+            return OpId(counter: UInt32(stored.counter), actor: actorIndices[stored.actor])
+        }
+
+        var increments: [OpId: Int64] = [:]
+        for (row, stored) in document.ops.enumerated() where stored.action == UInt64(OpAction.increment.rawValue) {
+            guard let id = stored.id else { throw .missingColumn(column: "id") }
+            increments[try opId(id, row: row)] = ChangeOp.amount(of: stored.value)
+        }
+
+        var currentObject = OpId.root
+        var currentIndex = 0
+        for (row, stored) in document.ops.enumerated() {
+            guard let storedId = stored.id else { throw .missingColumn(column: "id") }
+            let id = try opId(storedId, row: row)
+            let object = try stored.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
+            if object != currentObject {
+                guard let index = opSet.objectIndex[object] else { throw .invalidObjectId(row: row) }
+                currentObject = object
+                currentIndex = index
+            }
+            guard stored.action <= 7, let action = OpAction(rawValue: UInt8(stored.action)) else {
+                throw .unknownAction(row: row, action: stored.action)
+            }
+            var successors: [Successor] = []
+            if !stored.successors.isEmpty {
+                successors.reserveCapacity(stored.successors.count)
+                for successor in stored.successors {
+                    let successorId = try opId(successor, row: row)
+                    successors.append(Successor(id: successorId, increment: increments[successorId]))
+                }
+                if successors.count > 1 { successors.sort { opSet.actors.precedes($0.id, $1.id) } }
+            }
+            let kind = opSet.objects[currentIndex].kind
+            switch stored.key {
+            case .map(let string):
+                guard !kind.isSequence else { throw .invalidKey(row: row, reason: "a map key in a list or text") }
+                let op = Op(id: id, action: action, insert: false, key: .map(MapKey(string)), value: stored.value,
+                            expand: stored.expand, markName: stored.markName, successors: successors)
+                opSet.objects[currentIndex].entries[MapKey(string), default: []].appendSorted(op, actors: opSet.actors)
+            case .element(let reference):
+                guard kind.isSequence else { throw .invalidKey(row: row, reason: "an element id in a map") }
+                let target = try reference.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
+                let op = Op(id: id, action: action, insert: stored.insert, key: .element(target), value: stored.value,
+                            expand: stored.expand, markName: stored.markName, successors: successors)
+                if stored.insert {
+                    opSet.objects[currentIndex].sequence.append(SequenceElement(insertOp: op))
+                } else {
+                    opSet.objects[currentIndex].sequence.ensureIndexed()
+                    guard let location = opSet.objects[currentIndex].sequence.location(of: target) else {
+                        throw .invalidKey(row: row, reason: "an update of a missing element")
+                    }
+                    let actors = opSet.actors
+                    opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(op, actors: actors) }
+                }
+            }
+            if let created = action.objectType {
+                guard opSet.objectIndex[id] == nil else { throw .duplicateOpId(row: row) }
+                let key: OpKey = stored.insert ? .element(id) : (stored.key.mapKey.map { .map(MapKey($0)) } ?? .element(id))
+                opSet.objectIndex[id] = opSet.objects.count
+                var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
+                if created.isSequence { state.sequence.beginBulkLoad() }
+                opSet.objects.append(state)
+            }
+            opSet.maxOp = max(opSet.maxOp, UInt64(id.counter))
+        }
+        for change in document.changes { opSet.maxOp = max(opSet.maxOp, change.maxOp) }
+        for index in opSet.objects.indices where opSet.objects[index].kind.isSequence {
+            opSet.objects[index].sequence.ensureIndexed()
+        }
+        return opSet
+    }
+}
+
+extension StoredKey {
+    var mapKey: String? {
+        if case .map(let key) = self { return key }
+        return nil
+    }
+}
+
+extension Array where Element == Op {
+    /// Appends `op`, keeping op id order (rows arrive sorted; a hostile file may not).
+    mutating func appendSorted(_ op: Op, actors: ActorTable) {
+        if let last, actors.precedes(op.id, last.id) {
+            let position = firstIndex { actors.precedes(op.id, $0.id) } ?? endIndex
+            insert(op, at: position)
+        } else {
+            append(op)
+        }
+    }
+}
