@@ -8,7 +8,7 @@ extension DocumentState {
     mutating func put(_ obj: ObjId, key: String, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId? {
         let object = try handle(obj)
         guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "a map key") }
-        let visible = ops.visibleOps(in: ops.object(object.id)!, key: MapKey(key), at: nil)
+        let visible = ops.visibleOps(in: ops.objects[object.index], key: MapKey(key), at: nil)
         return try write(object: object, key: .map(MapKey(key)), visible: visible, action: action, value: value, prop: .Key(key))
     }
 
@@ -16,7 +16,7 @@ extension DocumentState {
 
     /// The visible element at `index`, or an out-of-bounds error.
     func element(_ object: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
-        let state = ops.object(object.id)!
+        let state = ops.objects[object.index]
         guard index < UInt64(Int.max), let (element, _) = ops.visibleElement(in: state, coveringUnit: Int(index), at: nil) else {
             throw .indexOutOfBounds(index: index, length: UInt64(state.sequence.units))
         }
@@ -51,21 +51,21 @@ extension DocumentState {
         }
         let id = try nextOpId()
         try record(ChangeOp(id: id, object: object.id, key: key, insert: false, action: action,
-                            value: action == .delete ? .null : value, predecessors: predecessors))
+                            value: action == .delete ? .null : value, predecessors: predecessors), objectAt: object.index)
         return id
     }
 
     mutating func insert(_ obj: ObjId, index: UInt64, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId {
         let object = try sequence(obj, operation: "insert")
         var reference = try insertionReference(object, at: index)
-        return try insertElement(object.id, after: &reference, action: action, value: value)
+        return try insertElement(object, after: &reference, action: action, value: value)
     }
 
-    private mutating func insertElement(_ object: OpId, after reference: inout OpId, action: OpAction, value: Primitive,
+    private mutating func insertElement(_ object: ObjectHandle, after reference: inout OpId, action: OpAction, value: Primitive,
                                         expand: Bool = false, markName: String? = nil) throws(AutomergeError) -> OpId {
         let id = try nextOpId()
-        try record(ChangeOp(id: id, object: object, key: .element(reference), insert: true, action: action,
-                            value: value, predecessors: [], expand: expand, markName: markName))
+        try record(ChangeOp(id: id, object: object.id, key: .element(reference), insert: true, action: action,
+                            value: value, predecessors: [], expand: expand, markName: markName), objectAt: object.index)
         reference = id
         return id
     }
@@ -109,7 +109,7 @@ extension DocumentState {
             var reference = try insertionReference(object, at: index)
             let width = object.width
             for value in values {
-                let id = try insertElement(object.id, after: &reference, action: .set, value: value)
+                let id = try insertElement(object, after: &reference, action: .set, value: value)
                 insertedUnits += Int(width.units(of: Op(id: id, action: .set, insert: true, key: .element(.root), value: value)))
             }
         }
@@ -124,7 +124,7 @@ extension DocumentState {
             }
             let id = try nextOpId()
             try record(ChangeOp(id: id, object: object.id, key: .element(element.element.id), insert: false,
-                                action: .delete, value: .null, predecessors: element.ops.map(\.id)))
+                                action: .delete, value: .null, predecessors: element.ops.map(\.id)), objectAt: object.index)
             remaining = remaining > step ? remaining - step : 0
         }
     }
@@ -136,7 +136,7 @@ extension DocumentState {
         guard start <= end, end <= length else { throw .indexOutOfBounds(index: max(start, end), length: length) }
         if start == end && expand == .none { return }
         var beginReference = try insertionReference(object, at: start)
-        let begin = try insertElement(object.id, after: &beginReference, action: .mark, value: value,
+        let begin = try insertElement(object, after: &beginReference, action: .mark, value: value,
                                       expand: expand.expandsBefore, markName: name)
         // A zero-width mark's end anchor goes right after its begin anchor.
         // The insert query alone can put it before the begin (when the begin
@@ -144,7 +144,7 @@ extension DocumentState {
         // it), which Rust 0.11 rejects on load ("mark end occurs before mark
         // begin"; see fixtures/rust-fixtures/broken_zero_width_mark).
         var endReference = start == end ? begin : try insertionReference(object, at: end)
-        _ = try insertElement(object.id, after: &endReference, action: .mark, value: .null,
+        _ = try insertElement(object, after: &endReference, action: .mark, value: .null,
                               expand: expand.expandsAfter, markName: nil)
     }
 
@@ -159,7 +159,7 @@ extension DocumentState {
     /// visible element that reaches `index`, moved past mark anchors that
     /// ask to stay on the left of new text, never between a begin/end pair.
     func insertionReference(_ handle: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpId {
-        let object = ops.object(handle.id)!
+        let object = ops.objects[handle.index]
         let tree = object.sequence
         let length = UInt64(tree.units)
         guard index <= length else { throw .indexOutOfBounds(index: index, length: length) }
@@ -203,19 +203,22 @@ extension DocumentState {
 /// write to copy the object's whole storage.
 struct ObjectHandle {
     let id: OpId
+    /// Position in the op set's object table (stable: objects are never removed).
+    let index: Int
     let kind: ObjectKind
     let width: WidthRule
 }
 
 extension DocumentState {
     func handle(_ obj: ObjId) throws(AutomergeError) -> ObjectHandle {
-        let object = try self.object(obj)
-        return ObjectHandle(id: object.id, kind: object.kind, width: object.sequence.width)
+        guard let id = ops.opId(for: obj), let index = ops.objectIndex(of: id) else { throw .unknownObject(obj) }
+        let object = ops.objects[index]
+        return ObjectHandle(id: id, index: index, kind: object.kind, width: object.sequence.width)
     }
 
-    func units(of object: ObjectHandle) -> Int { ops.object(object.id)!.sequence.units }
+    func units(of object: ObjectHandle) -> Int { ops.objects[object.index].sequence.units }
 
     func visibleElement(of object: ObjectHandle, coveringUnit index: Int) -> (OpSet.VisibleElement, start: Int)? {
-        ops.visibleElement(in: ops.object(object.id)!, coveringUnit: index, at: nil)
+        ops.visibleElement(in: ops.objects[object.index], coveringUnit: index, at: nil)
     }
 }

@@ -53,9 +53,9 @@ struct DocumentState: Sendable {
     }
 
     /// Applies a local op and records it in the open transaction.
-    mutating func record(_ op: ChangeOp) throws(AutomergeError) {
+    mutating func record(_ op: ChangeOp, objectAt index: Int) throws(AutomergeError) {
         do {
-            try ops.apply(op)
+            try ops.apply(op, objectAt: index)
         } catch {
             throw .invalidChange("local op could not be applied: \(error)")
         }

@@ -45,7 +45,7 @@ public struct ActorId: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     public static func == (lhs: ActorId, rhs: ActorId) -> Bool { lhs.bytes == rhs.bytes }
-    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+    public func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }
 
 /// The SHA-256 hash that identifies a change.

@@ -55,6 +55,12 @@ struct OpSet: Sendable {
     /// only after its dependencies.
     mutating func apply(_ change: ChangeOp) throws(ApplyError) {
         guard let index = objectIndex[change.object] else { throw .missingObject(change.object) }
+        try apply(change, objectAt: index)
+    }
+
+    /// Applies one op to the object at `index` of the object table.
+    mutating func apply(_ change: ChangeOp, objectAt index: Int) throws(ApplyError) {
+        precondition(objects[index].id == change.object, "op applied to the wrong object")
         maxOp = max(maxOp, UInt64(change.id.counter))
         let successor = Successor(id: change.id, increment: change.incrementAmount)
         let kind = objects[index].kind
