@@ -8,11 +8,13 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Run benchmarks (use -c release).",
-        subcommands: [TraceBench.self, LoadBench.self, SaveBench.self, CodableBench.self])
+        subcommands: [SuiteBench.self, TraceBench.self, LoadBench.self, SaveBench.self, CodableBench.self],
+        defaultSubcommand: SuiteBench.self)
 }
 
-/// Runs `body` `runs` times and reports the median and spread in milliseconds.
-func measure(_ label: String, runs: Int, _ body: () throws -> Void) rethrows {
+/// Runs `body` `runs` times and reports the median and spread in
+/// milliseconds, and whether the median meets `budget` when there is one.
+func measure(_ label: String, runs: Int, budget: Double? = nil, _ body: () throws -> Void) rethrows {
     var times: [Double] = []
     for _ in 0..<runs {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -21,7 +23,9 @@ func measure(_ label: String, runs: Int, _ body: () throws -> Void) rethrows {
     }
     times.sort()
     let median = times[times.count / 2]
-    print(String(format: "%-40@ median %9.2f ms   min %9.2f   max %9.2f   (%d runs)", label as NSString, median, times.first!, times.last!, runs))
+    var line = String(format: "%-44@ median %9.2f ms   min %9.2f   max %9.2f   (%d runs)", label as NSString, median, times.first!, times.last!, runs)
+    if let budget { line += String(format: "   budget %.0f ms %@", budget, (median <= budget ? "met" : "MISSED") as NSString) }
+    print(line)
 }
 
 /// Locates `../shared` next to the working directory's package, for default inputs.

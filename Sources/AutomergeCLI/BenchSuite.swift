@@ -1,0 +1,132 @@
+import ArgumentParser
+import Automerge
+import AutomergeConformance
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `automerge bench` with no subcommand: every benchmark of the performance
+/// issue, each with its budget, in one run.
+struct SuiteBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "all", abstract: "Run every benchmark with its budget.")
+
+    @Option(help: "Runs per measurement.") var runs = 5
+    @Option(help: "Items for the append/put benchmarks.") var items = 1_000_000
+
+    func run() throws {
+        print("swift-automerge benchmarks (release build expected; median of \(runs) runs)\n")
+        let trace = try EditTrace(contentsOf: sharedFile("traces/automerge-paper-edits.json"))
+
+        var traceDocument = Document()
+        try measure("trace apply, one transaction", runs: runs, budget: 180) {
+            traceDocument = try applyTrace(trace, commitEvery: nil)
+        }
+        try measure("trace apply, commit every 100 edits", runs: runs) {
+            _ = try applyTrace(trace, commitEvery: 100)
+        }
+        var saved = Data()
+        measure("trace save", runs: runs, budget: 13) { saved = traceDocument.save() }
+        print("    trace document: \(saved.count) bytes saved, \(traceDocument.save(compress: false).count) uncompressed")
+        var loaded: Document?
+        try measure("trace load", runs: runs, budget: 95) { loaded = try Document(saved) }
+        print(String(format: "    resident memory after loading the trace document: %.1f MB (budget 30 MB)", residentMegabytes()))
+        _ = loaded
+
+        for (name, budget) in [("moby-dick", 600.0), ("monday-meeting-notes", nil)] {
+            let bytes = try Data(contentsOf: sharedFile("docs/\(name).automerge"))
+            var document: Document?
+            try measure("\(name) load", runs: runs, budget: budget) { document = try Document(bytes) }
+            if let document { measure("\(name) save", runs: runs) { _ = document.save() } }
+        }
+
+        try perItem("text append", budgetMicros: 0.3) { doc, count in
+            let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+            for i in 0..<count { try doc.spliceText(obj: text, start: UInt64(i), delete: 0, value: "a") }
+        }
+        try perItem("list append", budgetMicros: 0.3) { doc, count in
+            let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
+            for i in 0..<count { try doc.insert(obj: list, index: UInt64(i), value: .Int(Int64(i))) }
+        }
+        try perItem("map put", budgetMicros: 0.5) { doc, count in
+            for i in 0..<count { try doc.put(obj: .ROOT, key: "k\(i)", value: .Int(Int64(i))) }
+        }
+
+        try mergeBenchmark()
+        try changesBenchmark()
+        print(String(format: "\npeak resident memory: %.1f MB", peakMegabytes()))
+    }
+
+    func applyTrace(_ trace: EditTrace, commitEvery: Int?) throws -> Document {
+        let document = Document()
+        let text = try document.putObject(obj: .ROOT, key: "text", ty: .Text)
+        for (index, edit) in trace.edits.enumerated() {
+            try document.spliceText(obj: text, start: edit.position, delete: edit.deleteCount, value: edit.insert)
+            if let commitEvery, index % commitEvery == commitEvery - 1 { document.commitWith() }
+        }
+        return document
+    }
+
+    func perItem(_ label: String, budgetMicros: Double, _ body: (Document, Int) throws -> Void) throws {
+        var best = Double.infinity
+        for _ in 0..<max(1, runs / 2) {
+            let document = Document()
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body(document, items)
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(items)
+            best = min(best, elapsed)
+        }
+        print(String(format: "%-44@ %9.3f µs/op at %d items   budget %.1f µs %@", label as NSString, best, items, budgetMicros,
+                     (best <= budgetMicros ? "met" : "MISSED") as NSString))
+    }
+
+    func mergeBenchmark() throws {
+        let base = Document()
+        let list = try base.putObject(obj: .ROOT, key: "list", ty: .List)
+        let left = base.fork()
+        let right = base.fork()
+        for (doc, value) in [(left, Int64(1)), (right, Int64(2))] {
+            for i in 0..<100_000 {
+                try doc.insert(obj: list, index: UInt64(i), value: .Int(value))
+                if i % 1000 == 999 { doc.commitWith() }
+            }
+            doc.commitWith()
+        }
+        try measure("merge two concurrent 100,000-op histories", runs: max(1, runs / 2)) {
+            let target = left.fork()
+            try target.merge(other: right)
+        }
+    }
+
+    func changesBenchmark() throws {
+        let source = Document()
+        let map = try source.putObject(obj: .ROOT, key: "map", ty: .Map)
+        var encoded: [Data] = []
+        var heads = source.heads()
+        for i in 0..<10_000 {
+            try source.put(obj: map, key: "k\(i % 100)", value: .Int(Int64(i)))
+            source.commitWith()
+            encoded.append(try source.encodeChangesSince(heads: heads))
+            heads = source.heads()
+        }
+        try measure("apply 10,000 encoded changes one by one", runs: max(1, runs / 2)) {
+            let target = Document()
+            for change in encoded { try target.applyEncodedChanges(encoded: change) }
+        }
+    }
+}
+
+/// Current resident memory, from /proc (0 where unavailable).
+func residentMegabytes() -> Double {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
+/// Peak resident memory of the process.
+func peakMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
