@@ -101,7 +101,7 @@ struct SuiteBench: ParsableCommand {
     func changesBenchmark() throws {
         let source = Document()
         let map = try source.putObject(obj: .ROOT, key: "map", ty: .Map)
-        var encoded: [Data] = []
+        var encoded: [Data] = [try source.encodeChangesSince(heads: [])]
         var heads = source.heads()
         for i in 0..<10_000 {
             try source.put(obj: map, key: "k\(i % 100)", value: .Int(Int64(i)))
