@@ -32,7 +32,7 @@ struct SequenceTree: Sendable {
     private var root: Int32 = 0
     /// The first leaf never changes: splits move the right half out.
     private let firstLeaf: Int32 = 0
-    private var leafOfElement: [OpId: Int32] = [:]
+    private var leafOfElement = OpIdIndex()
     /// False while a document is being loaded: appends then skip the id
     /// index, which ``ensureIndexed()`` builds in one pass at the right size.
     private var indexed = true
@@ -59,7 +59,7 @@ struct SequenceTree: Sendable {
     /// Stops maintaining the id index until ``ensureIndexed()`` (bulk appends).
     mutating func beginBulkLoad() {
         indexed = false
-        leafOfElement = [:]
+        leafOfElement = OpIdIndex()
     }
 
     /// Builds the id index if bulk appends skipped it.
