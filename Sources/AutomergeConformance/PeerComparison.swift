@@ -27,6 +27,18 @@ public enum PeerComparison {
         return Array(result.prefix(limit))
     }
 
+    /// The differences between `reference` and each of `others`, without
+    /// the save round trips and canonical rebuilds (for comparing many
+    /// copies of one peer that received the same changes in different orders).
+    public static func quickDifferences(_ reference: Document, _ others: [Document], limit: Int = 8) -> [String] {
+        let facts = Facts(reference, thorough: false)
+        var result: [String] = []
+        for (index, doc) in others.enumerated() where result.count < limit {
+            result += facts.differences(from: Facts(doc, thorough: false)).map { "copy \(index + 1): \($0)" }
+        }
+        return Array(result.prefix(limit))
+    }
+
     /// What a save and load of `doc` changes (nothing, for a correct implementation).
     public static func roundTripDifferences(_ doc: Document) -> [String] {
         let save = doc.save(compress: false)
@@ -122,15 +134,20 @@ public enum PeerComparison {
         let history: [ChangeHash]
         let conflicts: [String: [String]]
         let save: Data
+        /// The save of the document rebuilt in canonical change order (nil
+        /// when not computed: peers with the same changes agree on it
+        /// whenever they agree on the rest, so a quick comparison skips it).
         let canonicalSave: Data?
 
-        init(_ doc: Document) {
+        init(_ doc: Document, thorough: Bool = true) {
             dump = CanonicalDump.dump(doc)
             heads = doc.heads().sorted()
             history = doc.getHistory()
             conflicts = PeerComparison.conflicts(doc)
             save = doc.save(compress: false)
-            canonicalSave = (try? PeerComparison.rebuild(PeerComparison.canonicalChanges(doc)))?.save(compress: false)
+            canonicalSave = thorough
+                ? (try? PeerComparison.rebuild(PeerComparison.canonicalChanges(doc)))?.save(compress: false) ?? Data()
+                : nil
         }
 
         func differences(from other: Facts) -> [String] {
@@ -157,7 +174,7 @@ public enum PeerComparison {
             } else {
                 result.append("a save does not parse as a document chunk")
             }
-            if canonicalSave == nil || canonicalSave != other.canonicalSave {
+            if let canonicalSave, let theirs = other.canonicalSave, canonicalSave.isEmpty || canonicalSave != theirs {
                 result.append("saves of the canonically rebuilt documents differ")
             }
             return result
