@@ -23,7 +23,7 @@ struct ConformanceCommand: ParsableCommand {
 
     @Option(help: "Seed of the random convergence run.") var seed: UInt64 = 1
 
-    @Option(help: "Random convergence scenarios per delivery mode (built-in only).") var scenarios = 15
+    @Option(help: "Random convergence scenarios per delivery mode (built-in only).") var scenarios = 100
 
     func run() throws {
         let implementation: Implementation = command.map { .external(command: $0) } ?? .builtIn

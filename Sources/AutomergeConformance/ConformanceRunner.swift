@@ -72,7 +72,7 @@ public struct ConformanceReport: Sendable {
             out += "\nFirst failure in \(result.category): \(result.name)\n"
             out += result.failure!.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
         }
-        out += String(format: "\n%d passed, %d failed (%.1f s)\n", passed, results.count - passed, seconds)
+        out += String(format: "\nFinished in %.1f s.\nconformance: %d passed, %d failed\n", seconds, passed, results.count - passed)
         return out
     }
 
@@ -160,7 +160,8 @@ public enum ConformanceRunner {
         case .builtIn:
             do {
                 let doc = try Document(bytes)
-                return Outcome(accepted: true, dump: CanonicalDump.dump(doc), output: "", document: doc)
+                let dump = CanonicalDump.dump(doc)
+                return Outcome(accepted: true, dump: dump, output: dump.serialized, document: doc)
             } catch {
                 return Outcome(accepted: false, dump: nil, output: String(describing: error), document: nil)
             }
