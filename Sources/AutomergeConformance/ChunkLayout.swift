@@ -47,7 +47,7 @@ public enum Bytes {
 }
 
 /// A cursor over bytes that fails with `nil` rather than trapping.
-struct Cursor {
+struct ByteCursor {
     let bytes: [UInt8]
     var position: Int
 
@@ -135,7 +135,7 @@ public struct RawChunk: Equatable, Sendable {
 
     /// Splits well-framed bytes into chunks (no checksum check); nil if the framing is broken.
     public static func split(_ bytes: [UInt8]) -> [RawChunk]? {
-        var cursor = Cursor(bytes)
+        var cursor = ByteCursor(bytes)
         var chunks: [RawChunk] = []
         while !cursor.isAtEnd {
             guard let magic = cursor.take(4), magic == RawChunk.magic, let checksum = cursor.take(4),
@@ -172,7 +172,7 @@ public struct DocumentLayout: Equatable, Sendable {
 
     /// Parses document chunk contents; nil if they are malformed.
     public static func parse(_ contents: [UInt8]) -> (DocumentLayout, SectionOffsets)? {
-        var cursor = Cursor(contents)
+        var cursor = ByteCursor(contents)
         var offsets = SectionOffsets()
         offsets.sections.append(("actors", cursor.position))
         guard let actorCount = cursor.uleb(), actorCount < 1 << 20 else { return nil }
@@ -226,7 +226,7 @@ public struct ChangeLayout: Equatable, Sendable {
 
     /// Parses change chunk contents; nil if they are malformed.
     public static func parse(_ contents: [UInt8]) -> (ChangeLayout, SectionOffsets)? {
-        var cursor = Cursor(contents)
+        var cursor = ByteCursor(contents)
         var offsets = SectionOffsets()
         offsets.sections.append(("dependencies", cursor.position))
         guard let depCount = cursor.uleb(), depCount < 1 << 20 else { return nil }
@@ -277,7 +277,7 @@ public struct ChangeLayout: Equatable, Sendable {
     }
 }
 
-private func readMetadata(_ cursor: inout Cursor) -> [(spec: UInt64, length: Int)]? {
+private func readMetadata(_ cursor: inout ByteCursor) -> [(spec: UInt64, length: Int)]? {
     guard let count = cursor.uleb(), count < 1 << 16 else { return nil }
     var result: [(spec: UInt64, length: Int)] = []
     for _ in 0..<count {
@@ -287,7 +287,7 @@ private func readMetadata(_ cursor: inout Cursor) -> [(spec: UInt64, length: Int
     return result
 }
 
-private func readData(_ meta: [(spec: UInt64, length: Int)], _ cursor: inout Cursor) -> [RawColumn]? {
+private func readData(_ meta: [(spec: UInt64, length: Int)], _ cursor: inout ByteCursor) -> [RawColumn]? {
     var columns: [RawColumn] = []
     for entry in meta {
         guard let data = cursor.take(entry.length) else { return nil }

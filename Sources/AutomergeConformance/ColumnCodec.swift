@@ -5,7 +5,7 @@
 public enum ColumnCodec {
     /// Decodes an RLE column of integers; nil if malformed.
     public static func decodeRLE(_ bytes: [UInt8], signed: Bool) -> [Int64?]? {
-        var cursor = Cursor(bytes)
+        var cursor = ByteCursor(bytes)
         var values: [Int64?] = []
         func value() -> Int64? {
             if signed { return cursor.sleb() }
@@ -28,6 +28,23 @@ public enum ColumnCodec {
             }
         }
         return values
+    }
+
+    /// The run headers of an RLE column: n > 0 for a repeat run of n, n < 0
+    /// for a literal run of -n values, 0 for a null run; nil if malformed.
+    public static func runHeaders(_ bytes: [UInt8], signed: Bool) -> [Int64]? {
+        var cursor = ByteCursor(bytes)
+        var headers: [Int64] = []
+        while !cursor.isAtEnd {
+            guard let count = cursor.sleb() else { return nil }
+            headers.append(count)
+            let values = count > 0 ? 1 : count < 0 ? Int(clamping: -count) : 0
+            if count == 0 { guard cursor.uleb() != nil else { return nil } }
+            for _ in 0..<min(values, bytes.count) {
+                guard (signed ? cursor.sleb().map { _ in 0 } : cursor.uleb().map { _ in 0 }) != nil else { return nil }
+            }
+        }
+        return headers
     }
 
     /// Encodes integers canonically: repeats of two or more, literals
@@ -93,7 +110,7 @@ public enum ColumnCodec {
     }
 
     public static func decodeBoolean(_ bytes: [UInt8]) -> [Bool]? {
-        var cursor = Cursor(bytes)
+        var cursor = ByteCursor(bytes)
         var values: [Bool] = []
         var current = false
         while !cursor.isAtEnd {

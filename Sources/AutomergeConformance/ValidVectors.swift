@@ -748,7 +748,7 @@ enum ValidVectors {
         let doc = Fixed.doc()
         let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
         for i in 0..<5 {
-            try doc.insert(obj: list, index: UInt64(i), value: .String(String(repeating: "x", count: i * 40)))
+            try doc.insert(obj: list, index: UInt64(i), value: .String(String(repeating: "x", count: i * 100)))
             Fixed.commit(doc, i)
         }
         let raw = Storage.uncompressedChanges(doc)
@@ -784,8 +784,12 @@ enum ValidVectors {
         try b.valid("encoding", "repeat-runs", "one value repeated: repeat runs in value and action columns", doc)
 
         doc = Fixed.doc()
-        for i in 0..<40 { try doc.put(obj: .ROOT, key: "k\(i)", value: .Int(Int64(i * 3 - 50))) }
-        try b.valid("encoding", "literal-runs", "all-different values: literal runs", doc)
+        for i in 0..<40 {
+            let values: [ScalarValue] = [.Int(Int64(i * 3 - 50)), .String(String(repeating: "s", count: i % 7)), .Uint(UInt64(i)),
+                                         .F64(Double(i) / 3), .Boolean(i % 2 == 0), .Bytes(Data([UInt8(i)]))]
+            try doc.put(obj: .ROOT, key: "k\(i)", value: values[i % values.count])
+        }
+        try b.valid("encoding", "literal-runs", "neighbouring values that all differ: literal runs in the key, value metadata and id columns", doc)
 
         doc = Fixed.doc()
         let m = try doc.putObject(obj: .ROOT, key: "m", ty: .Map)

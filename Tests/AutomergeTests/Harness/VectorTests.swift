@@ -63,6 +63,45 @@ extension Harness {
             #expect(size < 10_000_000)
         }
 
+        /// The chunks of a vector's file, with document and change layouts parsed.
+        static func chunks(_ name: String) throws -> [RawChunk] {
+            let manifest = try VectorManifest(contentsOf: directory)
+            let vector = try #require(manifest.vectors.first { $0.name == name })
+            return try #require(RawChunk.split([UInt8](try Data(contentsOf: directory.appendingPathComponent(vector.file)))))
+        }
+
+        /// The op columns of a document or change chunk.
+        static func columns(_ chunk: RawChunk) throws -> [RawColumn] {
+            if chunk.type == 0 { return try #require(DocumentLayout.parse(chunk.contents)).0.opColumns }
+            return try #require(ChangeLayout.parse(chunk.contents)).0.columns
+        }
+
+        @Test("the encoding vectors contain the encodings they claim")
+        func encodingVectorsExercise() throws {
+            // A boolean column whose first run (of false) is empty.
+            let changes = try Self.chunks("encoding/insert-column-starts-true")
+            #expect(try changes.contains { try Self.columns($0).contains { $0.spec == 52 && $0.data.first == 0 } })
+            // Deflated and plain columns in one document.
+            let mixed = try Self.columns(try Self.chunks("encoding/deflated-and-plain-columns")[0])
+            #expect(mixed.contains { $0.spec & 8 != 0 } && mixed.contains { $0.spec & 8 == 0 })
+            #expect(try Self.columns(try Self.chunks("encoding/plain-columns")[0]).allSatisfy { $0.spec & 8 == 0 })
+            // Negative deltas: the op id counters of a prepended list decrease along the document order.
+            let prepended = try Self.columns(try Self.chunks("lists/prepended")[0])
+            let idCounters = try #require(prepended.first { $0.spec == 35 })
+            #expect(ColumnCodec.decodeRLE(idCounters.data, signed: true)?.contains { ($0 ?? 0) < 0 } == true)
+            // Repeat, literal and null runs.
+            func runs(_ name: String, spec: UInt64) throws -> [Int64] {
+                let column = try #require(try Self.columns(try Self.chunks(name)[0]).first { $0.spec == spec })
+                return try #require(ColumnCodec.runHeaders(column.data, signed: false))
+            }
+            #expect(try runs("encoding/repeat-runs", spec: 66).contains { $0 >= 2 })
+            #expect(try runs("encoding/null-runs", spec: 1).contains(0))
+            #expect(try runs("encoding/literal-runs", spec: 86).contains { $0 < -1 })
+            // Compressed change chunks, orphans after a document.
+            #expect(try Self.chunks("chunks/compressed-change-chunks").contains { $0.type == 2 })
+            #expect(try Self.chunks("chunks/orphan-changes").map(\.type) == [0, 1, 1])
+        }
+
         @Test("this implementation passes every vector in process")
         func builtInPasses() throws {
             let results = try ConformanceRunner.runVectors(in: Self.directory, against: .builtIn)
