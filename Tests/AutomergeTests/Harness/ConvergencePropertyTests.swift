@@ -36,7 +36,7 @@ extension Harness {
     struct ConvergencePropertyTests {
         @Test("peers converge when they exchange by merge")
         func convergeByMerge() async {
-            await propertyCheck(count: 120, input: ScriptGen.scenario(.merge, maxSteps: 30)) { scenario in
+            await propertyCheck(count: 200, input: ScriptGen.scenario(.merge, maxSteps: 30)) { scenario in
                 let outcome = scenario.run()
                 #expect(outcome.failures.isEmpty, report(scenario, outcome))
             }
@@ -44,7 +44,7 @@ extension Harness {
 
         @Test("peers converge when change chunks arrive in every order, with duplicates and missing dependencies")
         func convergeByChanges() async {
-            await propertyCheck(count: 80, input: ScriptGen.scenario(.changes, maxSteps: 24)) { scenario in
+            await propertyCheck(count: 120, input: ScriptGen.scenario(.changes, maxSteps: 24)) { scenario in
                 let outcome = scenario.run()
                 #expect(outcome.failures.isEmpty, report(scenario, outcome))
             }
@@ -52,7 +52,7 @@ extension Harness {
 
         @Test("peers converge when they exchange saved documents")
         func convergeBySave() async {
-            await propertyCheck(count: 80, input: ScriptGen.scenario(.save, maxSteps: 24)) { scenario in
+            await propertyCheck(count: 120, input: ScriptGen.scenario(.save, maxSteps: 24)) { scenario in
                 let outcome = scenario.run()
                 #expect(outcome.failures.isEmpty, report(scenario, outcome))
             }
@@ -60,7 +60,7 @@ extension Harness {
 
         @Test("forkAt(heads: h) equals the document built from the changes up to h, for historical heads h")
         func forkAtMatchesHistory() async {
-            await propertyCheck(count: 50, input: ScriptGen.scenario(.merge, maxSteps: 24)) { scenario in
+            await propertyCheck(count: 80, input: ScriptGen.scenario(.merge, maxSteps: 24)) { scenario in
                 let outcome = scenario.run()
                 let doc = outcome.documents[0]
                 var points = outcome.historicalHeads.filter { !$0.isEmpty }
@@ -81,7 +81,7 @@ extension Harness {
 
         @Test("merge is idempotent, commutative and associative")
         func mergeAlgebra() async {
-            await propertyCheck(count: 120, input: ScriptGen.edits, ScriptGen.edits, ScriptGen.edits) { e1, e2, e3 in
+            await propertyCheck(count: 200, input: ScriptGen.edits, ScriptGen.edits, ScriptGen.edits) { e1, e2, e3 in
                 let base = Document()
                 base.actor = ActorId(hexString: "01")!
                 try RandomEdits.apply(EditChoice(kind: 2, target: 0, position: 1, extent: 0, value: 1), to: base)

@@ -14,7 +14,7 @@ extension Harness {
 
         @Test("list edits match an array model")
         func listMatchesArray() async {
-            await propertyCheck(count: 150, input: Self.listEdits) { edits in
+            await propertyCheck(count: 250, input: Self.listEdits) { edits in
                 let doc = Document()
                 doc.actor = ActorId(hexString: "aa")!
                 let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
@@ -57,7 +57,7 @@ extension Harness {
 
         @Test("text splices match a string of Unicode scalars")
         func textMatchesString() async {
-            await propertyCheck(count: 150, input: Self.textEdits) { edits in
+            await propertyCheck(count: 250, input: Self.textEdits) { edits in
                 let doc = Document()
                 doc.actor = ActorId(hexString: "aa")!
                 let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
