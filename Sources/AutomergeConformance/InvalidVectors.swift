@@ -169,46 +169,17 @@ enum InvalidVectors {
         try values("actor-index-out-of-range-document", "actor-index-out-of-range", "a document op id actor index past the actor table",
                    try Storage.editDocument(document) { try Storage.editValues(&$0.opColumns, 33) { $0[0] = 7 } })
         try values("invalid-utf8-map-key", "invalid-utf8", "a map key with a byte that is not UTF-8",
-                   try Storage.editChange(first) { layout in
-                       try Storage.editColumn(&layout.columns, 21) { data in
-                           let i = data.firstIndex(of: UInt8(ascii: "s"))!
-                           data[i] = 0xFF
-                       }
-                   })
+                   try Storage.editChange(first) { try replaceByte(in: &$0.columns, 21, UInt8(ascii: "s"), with: 0xFF) })
         try values("invalid-utf8-string-value", "invalid-utf8", "a string value with an invalid UTF-8 sequence",
-                   try Storage.editChange(first) { layout in
-                       try Storage.editColumn(&layout.columns, 87) { data in
-                           let i = data.firstIndex(of: UInt8(ascii: "t"))!
-                           data[i] = 0xC3
-                       }
-                   })
+                   try Storage.editChange(first) { try replaceByte(in: &$0.columns, 87, UInt8(ascii: "t"), with: 0xC3) })
         try values("invalid-utf8-message", "invalid-utf8", "a change message that is not UTF-8",
                    try Storage.editChange(first) { $0.message = [0x62, 0xE2, 0x28, 0xA1] })
         try values("invalid-utf8-mark-name", "invalid-utf8", "a document mark name that is not UTF-8",
-                   try Storage.editDocument(document) { layout in
-                       try Storage.editColumn(&layout.opColumns, 165) { data in
-                           let i = data.firstIndex(of: UInt8(ascii: "b"))!
-                           data[i] = 0x80
-                       }
-                   })
+                   try Storage.editDocument(document) { try replaceByte(in: &$0.opColumns, 165, UInt8(ascii: "b"), with: 0x80) })
         try values("float-wrong-length", "invalid-value", "an f64 value of 4 bytes",
-                   try Storage.editChange(first) { layout in
-                       var meta = ColumnCodec.decodeRLE(layout.columns.first { $0.spec == 86 }!.data, signed: false)!
-                       let row = meta.firstIndex { $0! & 0xF == 5 }!
-                       let offset = meta[..<row].reduce(0) { $0 + Int($1! >> 4) }
-                       meta[row] = 4 << 4 | 5
-                       try Storage.editColumn(&layout.columns, 86) { $0 = ColumnCodec.encodeRLE(meta, signed: false) }
-                       try Storage.editColumn(&layout.columns, 87) { $0.removeSubrange(offset + 4..<offset + 8) }
-                   })
+                   try Storage.editChange(first) { try replaceValue(in: &$0.columns, typeCode: 5, with: [0, 0, 0xC0, 0x3F]) })
         try values("overlong-leb-in-value", "overlong-leb", "a uint value 5 written as the two bytes 85 00",
-                   try Storage.editChange(first) { layout in
-                       var meta = ColumnCodec.decodeRLE(layout.columns.first { $0.spec == 86 }!.data, signed: false)!
-                       let row = meta.firstIndex { $0! & 0xF == 3 }!
-                       let offset = meta[..<row].reduce(0) { $0 + Int($1! >> 4) }
-                       meta[row] = 2 << 4 | 3
-                       try Storage.editColumn(&layout.columns, 86) { $0 = ColumnCodec.encodeRLE(meta, signed: false) }
-                       try Storage.editColumn(&layout.columns, 87) { $0.replaceSubrange(offset..<offset + 1, with: [0x85, 0x00]) }
-                   })
+                   try Storage.editChange(first) { try replaceValue(in: &$0.columns, typeCode: 3, with: [0x85, 0x00]) })
         try values("start-op-zero", "start-op-out-of-range", "a change whose start op is 0",
                    try Storage.editChange(first) { $0.startOp = 0 })
         try values("start-op-too-large", "start-op-out-of-range", "a change whose start op is 2^32",
@@ -243,6 +214,28 @@ enum InvalidVectors {
                     chainChanges[0] + Storage.uncompressedChanges(twin)[0])
         try history("mark-end-before-begin", "mark-end-before-begin", "a document whose mark end anchor precedes its begin anchor",
                     try markEndBeforeBegin())
+    }
+
+    /// Replaces the first `byte` in the column `spec` (a byte of a string, to make it invalid UTF-8).
+    static func replaceByte(in columns: inout [RawColumn], _ spec: UInt64, _ byte: UInt8, with replacement: UInt8) throws {
+        try Storage.editColumn(&columns, spec) { data in
+            guard let index = data.firstIndex(of: byte) else { throw VectorError.generator("no byte \(byte) in column \(spec)") }
+            data[index] = replacement
+        }
+    }
+
+    /// Replaces the raw bytes of the first value of type `typeCode` (and its length in the metadata column).
+    static func replaceValue(in columns: inout [RawColumn], typeCode: Int64, with bytes: [UInt8]) throws {
+        guard let metaColumn = columns.first(where: { $0.spec == 86 }),
+              var meta = ColumnCodec.decodeRLE(metaColumn.data, signed: false),
+              let row = meta.firstIndex(where: { ($0 ?? 0) & 0xF == typeCode }) else {
+            throw VectorError.generator("no value of type \(typeCode)")
+        }
+        let offset = meta[..<row].reduce(0) { $0 + Int(($1 ?? 0) >> 4) }
+        let length = Int(meta[row]! >> 4)
+        meta[row] = Int64(bytes.count) << 4 | typeCode
+        try Storage.editColumn(&columns, 86) { $0 = ColumnCodec.encodeRLE(meta, signed: false) }
+        try Storage.editColumn(&columns, 87) { $0.replaceSubrange(offset..<offset + length, with: bytes) }
     }
 
     /// A change big enough to be stored compressed (type 2).

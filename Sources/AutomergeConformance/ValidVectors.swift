@@ -479,21 +479,20 @@ enum ValidVectors {
         try doc.merge(other: peer)
         try b.valid("conflicts", "list-element", "concurrent puts of one list element", doc)
 
-        doc = Fixed.doc("aa")
-        peer = Fixed.fork(doc, "bb")
-        try doc.put(obj: .ROOT, key: "k", value: .Int(1))
-        try peer.put(obj: .ROOT, key: "k", value: .Int(2))
-        try doc.merge(other: peer)
-        Fixed.commit(doc, 1)
+        /// Two peers' concurrent puts of "k", merged and committed.
+        func conflicted() throws -> Document {
+            let doc = Fixed.doc("aa"), peer = Fixed.fork(doc, "bb")
+            try doc.put(obj: .ROOT, key: "k", value: .Int(1))
+            try peer.put(obj: .ROOT, key: "k", value: .Int(2))
+            try doc.merge(other: peer)
+            Fixed.commit(doc, 1)
+            return doc
+        }
+        doc = try conflicted()
         try doc.put(obj: .ROOT, key: "k", value: .Int(3))
         try b.valid("conflicts", "resolved-by-put", "a put after a conflict overwrites every value", doc)
 
-        doc = Fixed.doc("aa")
-        peer = Fixed.fork(doc, "bb")
-        try doc.put(obj: .ROOT, key: "k", value: .Int(1))
-        try peer.put(obj: .ROOT, key: "k", value: .Int(2))
-        try doc.merge(other: peer)
-        Fixed.commit(doc, 1)
+        doc = try conflicted()
         try doc.delete(obj: .ROOT, key: "k")
         try b.valid("conflicts", "resolved-by-delete", "a delete after a conflict removes every value", doc)
 

@@ -34,25 +34,11 @@ func report(_ scenario: ConvergenceScenario, _ outcome: ConvergenceScenario.Outc
 extension Harness {
     @Suite("Harness: convergence properties")
     struct ConvergencePropertyTests {
-        @Test("peers converge when they exchange by merge")
-        func convergeByMerge() async {
-            await propertyCheck(count: 200, input: ScriptGen.scenario(.merge, maxSteps: 30)) { scenario in
-                let outcome = scenario.run()
-                #expect(outcome.failures.isEmpty, report(scenario, outcome))
-            }
-        }
-
-        @Test("peers converge when change chunks arrive in every order, with duplicates and missing dependencies")
-        func convergeByChanges() async {
-            await propertyCheck(count: 120, input: ScriptGen.scenario(.changes, maxSteps: 24)) { scenario in
-                let outcome = scenario.run()
-                #expect(outcome.failures.isEmpty, report(scenario, outcome))
-            }
-        }
-
-        @Test("peers converge when they exchange saved documents")
-        func convergeBySave() async {
-            await propertyCheck(count: 120, input: ScriptGen.scenario(.save, maxSteps: 24)) { scenario in
+        /// By `merge`; by change chunks delivered in every order, with
+        /// duplicates and missing dependencies; by saved documents.
+        @Test("peers converge", arguments: [(Delivery.merge, 200, 30), (.changes, 120, 24), (.save, 120, 24)])
+        func converge(delivery: Delivery, count: Int, maxSteps: Int) async {
+            await propertyCheck(count: count, input: ScriptGen.scenario(delivery, maxSteps: maxSteps)) { scenario in
                 let outcome = scenario.run()
                 #expect(outcome.failures.isEmpty, report(scenario, outcome))
             }
