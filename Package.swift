@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -22,7 +23,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "AutomergeConformance", dependencies: ["Automerge"]),
+        .target(
+            name: "AutomergeConformance",
+            dependencies: ["Automerge", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "AutomergeCLI",
             dependencies: [
@@ -37,6 +41,7 @@ let package = Package(
                 "Automerge",
                 "AutomergeConformance",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ]

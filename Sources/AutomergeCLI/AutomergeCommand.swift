@@ -6,6 +6,6 @@ import ArgumentParser
 struct AutomergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "automerge",
-        abstract: "Pure-Swift Automerge: dump, save, benchmark.",
-        subcommands: [DumpCommand.self, SaveCommand.self, BenchCommand.self])
+        abstract: "Pure-Swift Automerge: dump, save, conformance, benchmark.",
+        subcommands: [DumpCommand.self, SaveCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, BenchCommand.self])
 }

@@ -67,7 +67,5 @@ public enum CanonicalDump {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Bytes.hex(bytes) }
 }

@@ -1,0 +1,61 @@
+import ArgumentParser
+import AutomergeConformance
+import Foundation
+
+/// `automerge conformance [--impl CMD] [--json FILE]`: every vector of
+/// `Vectors/manifest.json`, then (built-in implementation only) a bounded
+/// random convergence run. Exits 1 on any failure.
+struct ConformanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Check an implementation against the conformance vectors and convergence properties.",
+        discussion: """
+            With --impl, the vectors are checked against another program: `CMD dump FILE` must print \
+            the canonical dump of FILE (see Vectors/README.md) and exit non-zero when it rejects the file.
+            """)
+
+    @Option(name: .customLong("impl"), help: "A command that follows the dump protocol (default: this implementation).")
+    var command: String?
+
+    @Option(help: "Write the report as JSON to this file.") var json: String?
+
+    @Option(help: "The vectors directory.") var vectors = "Vectors"
+
+    @Option(help: "Seed of the random convergence run.") var seed: UInt64 = 1
+
+    @Option(help: "Random convergence scenarios per delivery mode (built-in only).") var scenarios = 100
+
+    func run() throws {
+        let implementation: Implementation = command.map { .external(command: $0) } ?? .builtIn
+        let progress = Progress()
+        let start = Date()
+        var results = try ConformanceRunner.runVectors(
+            in: URL(fileURLWithPath: vectors), against: implementation, progress: progress.show)
+        if case .builtIn = implementation, scenarios > 0 {
+            results += ConformanceRunner.runConvergence(seed: seed, count: scenarios, progress: progress.show)
+        }
+        progress.clear()
+        let report = ConformanceReport(implementation: implementation.name, results: results, seconds: Date().timeIntervalSince(start))
+        print(report.text, terminator: "")
+        if let json {
+            try Data((report.json.serialized + "\n").utf8).write(to: URL(fileURLWithPath: json))
+        }
+        if !report.passed { throw ExitCode(1) }
+    }
+}
+
+/// A one-line progress indicator on standard error, shown only on a terminal.
+final class Progress {
+    private let enabled = isatty(STDERR_FILENO) != 0
+
+    func show(_ done: Int, _ total: Int, _ label: String) {
+        guard enabled else { return }
+        let line = "[\(done)/\(total)] \(label)"
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + String(line.prefix(100))).utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

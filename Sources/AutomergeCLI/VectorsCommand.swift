@@ -1,0 +1,25 @@
+import ArgumentParser
+import AutomergeConformance
+import Foundation
+
+/// `automerge vectors generate [--output DIR]`: rebuilds the vectors from
+/// the scenario definitions in code, byte for byte the same every time.
+struct VectorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vectors", abstract: "Conformance vectors.", subcommands: [Generate.self])
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate", abstract: "Rebuild the vectors directory deterministically.")
+
+        @Option(help: "Where to write (the generated folders and manifest are replaced).") var output = "Vectors"
+
+        func run() throws {
+            let generated = try VectorGenerator.generate()
+            try generated.write(to: URL(fileURLWithPath: output))
+            let valid = generated.manifest.vectors.filter { $0.expect == .valid }.count
+            let bytes = generated.files.values.reduce(0) { $0 + $1.count }
+            print("wrote \(valid) valid and \(generated.manifest.vectors.count - valid) invalid vectors (\(generated.files.count) files, \(bytes) bytes) to \(output)")
+        }
+    }
+}

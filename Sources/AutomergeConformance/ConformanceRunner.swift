@@ -1,0 +1,208 @@
+import Automerge
+import Foundation
+
+/// The implementation under test.
+public enum Implementation: Sendable {
+    /// This package, in process: dumps are compared, and so are heads and
+    /// `save(compress: false)` bytes.
+    case builtIn
+    /// Any program that follows the dump protocol: `COMMAND dump FILE` prints
+    /// the canonical dump of FILE and exits non-zero when it rejects it.
+    case external(command: String)
+
+    public var name: String {
+        switch self {
+        case .builtIn: return "swift-automerge (built in)"
+        case .external(let command): return command
+        }
+    }
+}
+
+/// What one check found.
+public struct CheckResult: Sendable {
+    public var name: String
+    public var category: String
+    /// Nil when the check passed; else why it failed, readable.
+    public var failure: String?
+    public var passed: Bool { failure == nil }
+}
+
+/// The outcome of a conformance run.
+public struct ConformanceReport: Sendable {
+    public var implementation: String
+    public var results: [CheckResult]
+    public var seconds: Double
+
+    public init(implementation: String, results: [CheckResult], seconds: Double) {
+        self.implementation = implementation
+        self.results = results
+        self.seconds = seconds
+    }
+
+    public var passed: Bool { results.allSatisfy(\.passed) }
+
+    /// (category, passed, failed) in first-seen order.
+    public var categories: [(category: String, passed: Int, failed: Int)] {
+        var order: [String] = []
+        var counts: [String: (Int, Int)] = [:]
+        for result in results {
+            if counts[result.category] == nil { order.append(result.category) }
+            var count = counts[result.category, default: (0, 0)]
+            if result.passed { count.0 += 1 } else { count.1 += 1 }
+            counts[result.category] = count
+        }
+        return order.map { ($0, counts[$0]!.0, counts[$0]!.1) }
+    }
+
+    /// The table, then the first failure of each category with its diff.
+    public var text: String {
+        let rows = categories
+        let width = max(24, (rows.map(\.category.count).max() ?? 0) + 2)
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+        func lpad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+        var out = "Conformance of \(implementation)\n\n"
+        out += pad("category", width) + lpad("passed", 8) + lpad("failed", 8) + "\n"
+        out += String(repeating: "-", count: width + 16) + "\n"
+        for row in rows { out += pad(row.category, width) + lpad("\(row.passed)", 8) + lpad("\(row.failed)", 8) + "\n" }
+        out += String(repeating: "-", count: width + 16) + "\n"
+        let passed = results.filter(\.passed).count
+        out += pad("total", width) + lpad("\(passed)", 8) + lpad("\(results.count - passed)", 8) + "\n"
+        var seen: Set<String> = []
+        for result in results where !result.passed && seen.insert(result.category).inserted {
+            out += "\nFirst failure in \(result.category): \(result.name)\n"
+            out += result.failure!.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+        }
+        out += String(format: "\nFinished in %.1f s.\nconformance: %d passed, %d failed\n", seconds, passed, results.count - passed)
+        return out
+    }
+
+    public var json: JSONValue {
+        .object([
+            "implementation": .string(implementation),
+            "passed": .bool(passed),
+            "seconds": .number(String(format: "%.3f", seconds)),
+            "categories": .array(categories.map {
+                .object(["category": .string($0.category), "passed": .number("\($0.passed)"), "failed": .number("\($0.failed)")])
+            }),
+            "failures": .array(results.filter { !$0.passed }.map {
+                .object(["name": .string($0.name), "category": .string($0.category), "reason": .string($0.failure!)])
+            }),
+        ])
+    }
+}
+
+/// Runs vectors and convergence scenarios.
+public enum ConformanceRunner {
+    /// Checks every vector of the manifest in `directory`.
+    public static func runVectors(
+        in directory: URL, against implementation: Implementation, progress: (Int, Int, String) -> Void = { _, _, _ in }
+    ) throws -> [CheckResult] {
+        let manifest = try VectorManifest(contentsOf: directory)
+        var results: [CheckResult] = []
+        for (index, vector) in manifest.vectors.enumerated() {
+            progress(index + 1, manifest.vectors.count, vector.name)
+            let failure: String?
+            do {
+                failure = try check(vector, in: directory, against: implementation)
+            } catch {
+                failure = "could not run: \(error)"
+            }
+            results.append(CheckResult(name: vector.name, category: vector.category, failure: failure))
+        }
+        return results
+    }
+
+    /// Nil if the implementation handles the vector as expected, else why not.
+    public static func check(_ vector: Vector, in directory: URL, against implementation: Implementation) throws -> String? {
+        let url = directory.appendingPathComponent(vector.file)
+        let bytes = try Data(contentsOf: url)
+        let outcome = try run(implementation, file: url, bytes: bytes)
+        switch vector.expect {
+        case .invalid:
+            if outcome.accepted {
+                return "expected rejection (\(vector.error ?? "invalid")), but the file was accepted: \(outcome.output.prefix(200))"
+            }
+            return nil
+        case .valid:
+            guard outcome.accepted else { return "expected a document, but the file was rejected: \(outcome.output.prefix(300))" }
+            guard let actual = outcome.dump else { return "the output is not JSON: \(outcome.output.prefix(300))" }
+            let expected = try JSONParser.parse([UInt8](try Data(contentsOf: directory.appendingPathComponent(vector.dump!))))
+            var problems: [String] = []
+            if !JSONDiff.equal(expected, actual) {
+                problems.append("dump differs:\n" + JSONDiff.describe(expected: expected, actual: actual))
+            }
+            if case .builtIn = implementation, let doc = outcome.document {
+                let heads = doc.heads().sorted().map(\.description)
+                if heads != vector.heads { problems.append("heads differ: expected \(vector.heads), got \(heads)") }
+                if let savePath = vector.save {
+                    let expectedSave = try Data(contentsOf: directory.appendingPathComponent(savePath))
+                    let save = doc.save(compress: false)
+                    if save != expectedSave {
+                        let at = zip(save, expectedSave).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                            ?? min(save.count, expectedSave.count)
+                        problems.append("save(compress: false) differs from \(savePath): \(save.count) vs \(expectedSave.count) bytes, first difference at byte \(at)")
+                    }
+                }
+            }
+            return problems.isEmpty ? nil : problems.joined(separator: "\n")
+        }
+    }
+
+    struct Outcome {
+        var accepted: Bool
+        var dump: JSONValue?
+        var output: String
+        var document: Document?
+    }
+
+    static func run(_ implementation: Implementation, file: URL, bytes: Data) throws -> Outcome {
+        switch implementation {
+        case .builtIn:
+            do {
+                let doc = try Document(bytes)
+                let dump = CanonicalDump.dump(doc)
+                return Outcome(accepted: true, dump: dump, output: dump.serialized, document: doc)
+            } catch {
+                return Outcome(accepted: false, dump: nil, output: String(describing: error), document: nil)
+            }
+        case .external(let command):
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(command) dump \"$0\"", file.path]
+            let stdout = Pipe()
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            let accepted = process.terminationReason == .exit && process.terminationStatus == 0
+            return Outcome(accepted: accepted, dump: try? JSONParser.parse([UInt8](data)), output: text, document: nil)
+        }
+    }
+
+    /// Random convergence scenarios of the built-in implementation:
+    /// `count` per delivery mode, 2 to 5 peers, 20 to 60 steps.
+    public static func runConvergence(
+        seed: UInt64, count: Int, progress: (Int, Int, String) -> Void = { _, _, _ in }
+    ) -> [CheckResult] {
+        var rng = SeededGenerator(seed: seed)
+        var results: [CheckResult] = []
+        let total = count * Delivery.allCases.count
+        for _ in 0..<count {
+            for delivery in Delivery.allCases {
+                let scenarioSeed = rng.next()
+                let peers = Int.random(in: 2...5, using: &rng)
+                let ops = Int.random(in: 20...60, using: &rng)
+                let name = "converge --seed \(scenarioSeed) --peers \(peers) --ops \(ops) --via \(delivery)"
+                progress(results.count + 1, total, name)
+                let outcome = ConvergenceScenario.random(seed: scenarioSeed, peers: peers, ops: ops, delivery: delivery).run()
+                let failure = outcome.failures.isEmpty ? nil
+                    : "reproduce with: automerge \(name)\n" + outcome.failures.prefix(5).joined(separator: "\n")
+                results.append(CheckResult(name: name, category: "convergence (\(delivery))", failure: failure))
+            }
+        }
+        return results
+    }
+}

@@ -1,0 +1,102 @@
+import Automerge
+import Foundation
+
+/// Builds `Vectors/` from the scenario definitions in ``ValidVectors`` and
+/// ``InvalidVectors``. Everything is fixed (actor ids, timestamps) or seeded,
+/// so generating twice gives the same bytes.
+public enum VectorGenerator {
+    public static func generate() throws -> GeneratedVectors {
+        var builder = VectorBuilder()
+        try ValidVectors.add(to: &builder)
+        try InvalidVectors.add(to: &builder)
+        var files = builder.files
+        let manifest = VectorManifest(vectors: builder.vectors)
+        files[VectorManifest.fileName] = Array(manifest.text.utf8)
+        return GeneratedVectors(files: files, manifest: manifest)
+    }
+}
+
+/// Collects vectors and their files, checking each against this implementation as it goes.
+struct VectorBuilder {
+    var files: [String: [UInt8]] = [:]
+    var vectors: [Vector] = []
+    private var names: Set<String> = []
+
+    private mutating func claim(_ name: String) throws {
+        guard names.insert(name).inserted else { throw VectorError.generator("duplicate vector name \(name)") }
+    }
+
+    /// A file that must load: records its dump, heads and uncompressed save.
+    mutating func valid(_ category: String, _ name: String, _ exercises: String, _ bytes: Data) throws {
+        let fullName = "\(category)/\(name)"
+        try claim(fullName)
+        let doc: Document
+        do { doc = try Document(bytes) } catch {
+            throw VectorError.generator("valid vector \(fullName) does not load: \(error)")
+        }
+        let base = "valid/\(category)/\(name)"
+        let save = doc.save(compress: false)
+        files[base + ".automerge"] = [UInt8](bytes)
+        files[base + ".json"] = Array((CanonicalDump.dump(doc).serialized + "\n").utf8)
+        let savePath = save == bytes ? base + ".automerge" : base + ".nocompress"
+        files[savePath] = [UInt8](save)
+        vectors.append(Vector(
+            name: fullName, category: category, expect: .valid, exercises: exercises, file: base + ".automerge",
+            dump: base + ".json", save: savePath, heads: doc.heads().sorted().map(\.description)))
+    }
+
+    /// A document: saved compressed (the default `save()`), unless `compress` is false.
+    mutating func valid(_ category: String, _ name: String, _ exercises: String, _ doc: Document, compress: Bool = true) throws {
+        try valid(category, name, exercises, doc.save(compress: compress))
+    }
+
+    /// A file that must be rejected, with the named error category.
+    mutating func invalid(_ category: String, _ name: String, error: String, _ exercises: String, _ bytes: [UInt8]) throws {
+        let fullName = "invalid/\(name)"
+        try claim(fullName)
+        let message: String
+        do {
+            _ = try Document(Data(bytes))
+            throw VectorError.generator("invalid vector \(fullName) loads")
+        } catch let failure as VectorError {
+            throw failure
+        } catch {
+            message = String(describing: error)
+        }
+        let path = "invalid/\(name).automerge"
+        files[path] = bytes
+        vectors.append(Vector(
+            name: fullName, category: category, expect: .invalid, exercises: exercises, file: path,
+            error: error, message: message))
+    }
+}
+
+/// Fixed inputs for deterministic documents.
+enum Fixed {
+    /// 2023-11-14T22:13:20Z, the base of every change time.
+    static let epoch = 1_700_000_000.0
+
+    /// A document writing as the actor with these hex bytes.
+    static func doc(_ actorHex: String = "aa") -> Document {
+        let doc = Document()
+        doc.actor = ActorId(hexString: actorHex)!
+        return doc
+    }
+
+    /// A copy of `doc` writing as another actor.
+    static func fork(_ doc: Document, _ actorHex: String) -> Document {
+        let copy = doc.fork()
+        copy.actor = ActorId(hexString: actorHex)!
+        return copy
+    }
+
+    /// Commits with a fixed time `seconds` after ``epoch``.
+    static func commit(_ doc: Document, _ seconds: Int = 0, _ message: String? = nil) {
+        doc.commitWith(message: message, timestamp: Date(timeIntervalSince1970: epoch + Double(seconds)))
+    }
+
+    /// Every peer merges every other one.
+    static func mergeAll(_ docs: [Document]) throws {
+        for a in docs { for b in docs where a !== b { try a.merge(other: b) } }
+    }
+}
