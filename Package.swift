@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Automerge", targets: ["Automerge"]),
         .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),
+        // What each fuzz target does with its input; used by Fuzz/Package.swift and the corpus replay test.
+        .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
         .executable(name: "automerge", targets: ["AutomergeCLI"]),
     ],
     dependencies: [
@@ -23,6 +25,11 @@ let package = Package(
             ]
         ),
         .target(name: "AutomergeConformance", dependencies: ["Automerge"]),
+        .target(
+            name: "AutomergeFuzzing",
+            dependencies: ["Automerge", "AutomergeConformance", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Fuzz/AutomergeFuzzing"
+        ),
         .executableTarget(
             name: "AutomergeCLI",
             dependencies: [
@@ -36,6 +43,7 @@ let package = Package(
             dependencies: [
                 "Automerge",
                 "AutomergeConformance",
+                "AutomergeFuzzing",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
