@@ -16,7 +16,7 @@ enum StorageBridge {
     static func changes(of chunk: DecodedChunk) -> [DecodedChange] {
         switch chunk {
         case .document(_, let changes):
-            return changes.map { DecodedChange(stored: $0.change, hash: $0.hash, bytes: $0.encoded.bytes) }
+            return changes.map { DecodedChange(stored: $0.change, hash: $0.hash, bytes: $0.encoded.bytes, isCanonical: true) }
         case .change(let stored, let encoded):
             return [DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes)]
         }
@@ -40,7 +40,7 @@ enum StorageBridge {
         if case .document(_, let changes)? = chunks.first {
             startsWithDocument = true
             for change in changes {
-                try state.applyInOrder(DecodedChange(stored: change.change, hash: change.hash, bytes: change.encoded.bytes))
+                try state.applyInOrder(DecodedChange(stored: change.change, hash: change.hash, bytes: change.encoded.bytes, isCanonical: true))
             }
             chunks = chunks.dropFirst()
         }
