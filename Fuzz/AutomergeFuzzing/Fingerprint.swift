@@ -69,18 +69,25 @@ enum Fingerprint {
 }
 
 extension Check {
+    /// Where two byte strings first differ, with some context from each.
+    static func difference(_ a: [UInt8], _ b: [UInt8]) -> String {
+        let common = zip(a, b).prefix { $0 == $1 }.count
+        let start = max(0, common - 120)
+        func excerpt(_ bytes: [UInt8]) -> String {
+            String(decoding: bytes[start..<min(bytes.count, common + 240)], as: UTF8.self).debugDescription
+        }
+        return "first difference at byte \(common) of \(a.count) / \(b.count):\n  \(excerpt(a))\n  \(excerpt(b))"
+    }
+
     /// Same content: equal canonical dumps (compared as UTF-8 bytes) and equal fingerprints.
     static func sameContent(_ a: Document, _ b: Document, _ message: @autoclosure () -> String) throws(FuzzFailure) {
         let dumpA = CanonicalDump.dump(a).serialized, dumpB = CanonicalDump.dump(b).serialized
         if !dumpA.utf8.elementsEqual(dumpB.utf8) {
-            throw FuzzFailure("\(message()): dumps differ\nfirst:  \(dumpA.prefix(3000))\nsecond: \(dumpB.prefix(3000))")
+            throw FuzzFailure("\(message()): dumps differ, \(difference(Array(dumpA.utf8), Array(dumpB.utf8)))")
         }
-        if Fingerprint.of(a) != Fingerprint.of(b) {
-            throw FuzzFailure("""
-                \(message()): content differs
-                first:  \(String(decoding: Fingerprint.of(a).prefix(3000), as: UTF8.self).debugDescription)
-                second: \(String(decoding: Fingerprint.of(b).prefix(3000), as: UTF8.self).debugDescription)
-                """)
+        let (fingerprintA, fingerprintB) = (Fingerprint.of(a), Fingerprint.of(b))
+        if fingerprintA != fingerprintB {
+            throw FuzzFailure("\(message()): content differs, \(difference(fingerprintA, fingerprintB))")
         }
     }
 
@@ -88,10 +95,11 @@ extension Check {
     static func sameDocument(_ a: Document, _ b: Document, _ message: @autoclosure () -> String) throws(FuzzFailure) {
         let dumpA = (CanonicalDump.dump(a)["doc"] ?? .null).serialized, dumpB = (CanonicalDump.dump(b)["doc"] ?? .null).serialized
         if !dumpA.utf8.elementsEqual(dumpB.utf8) {
-            throw FuzzFailure("\(message()): dumps differ\nfirst:  \(dumpA.prefix(3000))\nsecond: \(dumpB.prefix(3000))")
+            throw FuzzFailure("\(message()): dumps differ, \(difference(Array(dumpA.utf8), Array(dumpB.utf8)))")
         }
-        if Fingerprint.of(a) != Fingerprint.of(b) {
-            throw FuzzFailure("\(message()): content differs")
+        let (fingerprintA, fingerprintB) = (Fingerprint.of(a), Fingerprint.of(b))
+        if fingerprintA != fingerprintB {
+            throw FuzzFailure("\(message()): content differs, \(difference(fingerprintA, fingerprintB))")
         }
     }
 }

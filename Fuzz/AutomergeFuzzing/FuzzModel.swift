@@ -2,8 +2,10 @@ import Automerge
 import Foundation
 
 /// The rich Codable model the `decode` target reads documents into: nested
-/// structs, arrays, optionals, dictionaries, sets, enums (raw and with
-/// associated values), Date, Data, URL, AutomergeText and Counter.
+/// structs, arrays, optionals, dictionaries, enums (raw and with associated
+/// values), Date, Data, URL, AutomergeText and Counter. No `Set`: it encodes
+/// as a list in its iteration order, which differs between equal sets, so
+/// the round-trip checks could not compare its documents.
 public struct FuzzModel: Codable {
     public enum Status: String, Codable, CaseIterable, Sendable { case draft, published, archived }
 
@@ -45,7 +47,6 @@ public struct FuzzModel: Codable {
     public var shapes: [Shape]
     public var lookup: [String: Double]
     public var byNumber: [Int: String]?
-    public var set: Set<String>?
     public var texts: [AutomergeText]?
     public var counters: [String: Counter]?
     public var stamps: [Date]?
@@ -78,7 +79,6 @@ public struct LenientFuzzModel: Codable {
     public var shapes: [FuzzModel.Shape]?
     public var lookup: [String: Double]?
     public var byNumber: [Int: String]?
-    public var set: Set<String>?
     public var texts: [AutomergeText]?
     public var counters: [String: Counter]?
     public var stamps: [Date]?
@@ -103,7 +103,7 @@ extension FuzzModel {
             status: Status.allCases[variant % 3],
             shape: [.circle(radius: 1.5), .rectangle(width: 2, height: 3), .point, .labelled("x", 7), .nested(leaf, tags: ["t"])][variant % 5],
             shapes: [.point, .labelled("l", -1), .circle(radius: 0)],
-            lookup: ["pi": 3.14159, "e": 2.71828], byNumber: [1: "one", -20: "minus twenty"], set: ["x", "y"],
+            lookup: ["pi": 3.14159, "e": 2.71828], byNumber: [1: "one", -20: "minus twenty"],
             texts: [AutomergeText("first"), AutomergeText("")], counters: ["likes": Counter(10)],
             stamps: [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -86_400)],
             links: [URL(string: "mailto:someone@example.com")!, URL(string: "relative/path")!])
