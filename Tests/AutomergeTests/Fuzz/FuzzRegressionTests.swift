@@ -71,4 +71,23 @@ struct FuzzRegressionTests {
                                        sequence: 2, startOp: 2, dependencies: [firstHash])
         #expect(throws: AutomergeError.self) { try Document(Data(first + valuedDelete)) }
     }
+
+    /// A mark whose two ends fall inside one text element (a string of
+    /// several characters inserted with `insert`) put its end anchor before
+    /// its begin anchor; the saved document then failed to load ("mark end
+    /// occurs before mark begin").
+    @Test func savedMarksEndBeforeBegin() throws {
+        try FuzzTarget.ops.run(try Self.corpusFile("ops", "saved-marks-end-before-begin"))
+
+        for (start, end, expand) in [(1, 3, ExpandMark.none), (1, 2, .after), (0, 2, .before), (2, 2, .both)] as [(UInt64, UInt64, ExpandMark)] {
+            let doc = Document()
+            let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+            try doc.insert(obj: text, index: 0, value: .String("abc"))
+            try doc.insert(obj: text, index: 3, value: .String("d"))
+            try doc.mark(obj: text, start: start, end: end, expand: expand, name: "bold", value: .Boolean(true))
+            let reloaded = try Document(doc.save())
+            #expect(try reloaded.marks(obj: text) == doc.marks(obj: text))
+            #expect(try reloaded.text(obj: text) == "abcd")
+        }
+    }
 }
