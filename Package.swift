@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Automerge", targets: ["Automerge"]),
         .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),
+        // What each fuzz target does with its input; used by Fuzz/Package.swift and the corpus replay test.
+        .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
         .executable(name: "automerge", targets: ["AutomergeCLI"]),
     ],
     dependencies: [
@@ -27,6 +29,11 @@ let package = Package(
             name: "AutomergeConformance",
             dependencies: ["Automerge", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(
+            name: "AutomergeFuzzing",
+            dependencies: ["Automerge", "AutomergeConformance", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Fuzz/AutomergeFuzzing"
+        ),
         .executableTarget(
             name: "AutomergeCLI",
             dependencies: [
@@ -40,6 +47,7 @@ let package = Package(
             dependencies: [
                 "Automerge",
                 "AutomergeConformance",
+                "AutomergeFuzzing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -54,7 +54,7 @@ extension Document {
             let included = state.history.ancestors(of: heads)
             var copy = DocumentState(actor: ActorId(), encoding: state.encoding)
             for (index, record) in state.history.records.enumerated() where included[index] {
-                try copy.applyInOrder(try DocumentState.decodeChange(record.bytes))
+                try copy.applyInOrder(try DocumentState.decodeRecord(record))
             }
             return Document(state: copy)
         }
@@ -83,7 +83,7 @@ extension Document {
             return otherState.history.records.filter { !known.contains($0.hash) }
         }
         var changes: [DecodedChange] = []
-        for record in records { changes.append(try DocumentState.decodeChange(record.bytes)) }
+        for record in records { changes.append(try DocumentState.decodeRecord(record)) }
         _ = try locked { state throws(AutomergeError) in try state.apply(changes) }
     }
 

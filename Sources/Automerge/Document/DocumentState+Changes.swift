@@ -75,6 +75,7 @@ extension DocumentState {
             throw .invalidChange("change \(change.hash) has sequence \(change.stored.sequence), expected \(expectedSequence)")
         }
         try validate(changeOps)
+        if !change.isCanonical { try checkCanonical(change, author: author, ops: changeOps, actors: actors) }
         ops.actors = actors
         for op in changeOps {
             do { try ops.apply(op) } catch {
@@ -86,9 +87,16 @@ extension DocumentState {
 
     /// Checks that every op of a change targets an object and element that
     /// exists (or that the change itself creates earlier).
+    ///
+    /// Also that every predecessor names an op on the same property: a
+    /// document stores predecessors only as the successors of those ops, so
+    /// any other predecessor (or a delete with none, or an insert with some)
+    /// would vanish on save, and the saved document would then fail its own
+    /// heads check on load (found by fuzzing: Corpus/load/saved-document-fails-heads-check).
     private func validate(_ changeOps: [ChangeOp]) throws(AutomergeError) {
         var created: [OpId: ObjectKind] = [:]
         var newElements: [OpId: Set<OpId>] = [:]
+        var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
         for op in changeOps {
             let kind: ObjectKind
             if let object = ops.object(op.object) { kind = object.kind } else if let made = created[op.object] { kind = made } else {
@@ -111,8 +119,67 @@ extension DocumentState {
                 guard ops.object(op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
                 created[op.id] = made
             }
+            try validatePredecessors(of: op, newOpsAt: &newOpsAt)
         }
     }
+
+    /// A received change chunk must be byte for byte what a document chunk
+    /// rebuilds for it (actors, predecessors and dependencies in canonical
+    /// order, canonical column encodings, deletes without values). A change
+    /// in any other form would get another hash once saved in a document,
+    /// and the saved document would fail its own heads check on load.
+    private func checkCanonical(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp], actors: ActorTable) throws(AutomergeError) {
+        let rebuiltOps = changeOps.map { op in
+            guard op.action == .delete else { return op }
+            var delete = op
+            delete.value = .null
+            delete.expand = false
+            delete.markName = nil
+            return delete
+        }
+        var rebuilt = ChangeCodec.storedChange(
+            from: rebuiltOps, actor: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
+            dependencies: change.stored.dependencies, time: change.stored.time, message: change.stored.message, actors: actors)
+        rebuilt.extraBytes = change.stored.extraBytes
+        guard ChangeCodec.encode(rebuilt).hash == change.hash else {
+            throw .invalidChange("change \(change.hash) is not in canonical form (a document could not store it as it is)")
+        }
+    }
+
+    private func validatePredecessors(of op: ChangeOp, newOpsAt: inout [PropertyOfObject: Set<OpId>]) throws(AutomergeError) {
+        if op.insert {
+            guard op.predecessors.isEmpty else { throw .invalidChange("op \(op.id.counter) inserts but has predecessors") }
+            newOpsAt[PropertyOfObject(object: op.object, key: .element(op.id)), default: []].insert(op.id)
+            return
+        }
+        if op.action == .delete, op.predecessors.isEmpty { throw .invalidChange("op \(op.id.counter) deletes nothing") }
+        let property = PropertyOfObject(object: op.object, key: op.key)
+        if !op.predecessors.isEmpty {
+            var existing = newOpsAt[property] ?? []
+            if let object = ops.object(op.object) {
+                switch op.key {
+                case .map(let key):
+                    for old in object.entries[key] ?? [] { existing.insert(old.id) }
+                case .element(let element):
+                    if let location = object.sequence.location(of: element) {
+                        let target = object.sequence[location]
+                        existing.insert(target.insertOp.id)
+                        for update in target.updates { existing.insert(update.id) }
+                    }
+                }
+            }
+            guard op.predecessors.count == Set(op.predecessors).count, op.predecessors.allSatisfy(existing.contains) else {
+                throw .invalidChange("op \(op.id.counter) has a predecessor that is not an op on the same property")
+            }
+        }
+        if op.action != .delete { newOpsAt[property, default: []].insert(op.id) }
+    }
+}
+
+/// A key or element of one object.
+private struct PropertyOfObject: Hashable {
+    let object: OpId
+    let key: OpKey
 }
 
 /// An (actor, sequence number) pair: unique among a document's changes.

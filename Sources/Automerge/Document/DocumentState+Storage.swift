@@ -7,6 +7,13 @@ extension DocumentState {
         return chunks[0]
     }
 
+    /// Decodes the bytes of a change from a document's history (checked when it entered that history).
+    static func decodeRecord(_ record: ChangeRecord) throws(AutomergeError) -> DecodedChange {
+        var change = try decodeChange(record.bytes)
+        change.isCanonical = true
+        return change
+    }
+
     /// Applies every chunk of `bytes` (change chunks or whole documents) as changes.
     mutating func applyEncoded(_ bytes: [UInt8]) throws(AutomergeError) {
         try apply(try StorageBridge.changes(in: bytes))

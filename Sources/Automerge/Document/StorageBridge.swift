@@ -16,7 +16,7 @@ enum StorageBridge {
     static func changes(of chunk: DecodedChunk) -> [DecodedChange] {
         switch chunk {
         case .document(_, let changes):
-            return changes.map { DecodedChange(stored: $0.change, hash: $0.hash, bytes: $0.encoded.bytes) }
+            return changes.map { DecodedChange(stored: $0.change, hash: $0.hash, bytes: $0.encoded.bytes, isCanonical: true) }
         case .change(let stored, let encoded):
             return [DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes)]
         }

@@ -84,4 +84,8 @@ struct DecodedChange: Sendable {
     var hash: ChangeHash
     /// The uncompressed change chunk.
     var bytes: [UInt8]
+    /// Whether `bytes` are known to be exactly what a document chunk rebuilds
+    /// for this change (changes read from a document chunk, and changes from
+    /// a document's history), so that applying it need not check that.
+    var isCanonical = false
 }

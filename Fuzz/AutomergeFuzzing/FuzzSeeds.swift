@@ -1,0 +1,186 @@
+import Automerge
+import Foundation
+
+/// Seed inputs made by this package (`scripts/fuzz-seeds.sh` writes them to
+/// `Corpus/<target>/seed-*`). Deterministic: fixed actors, no timestamps.
+public enum FuzzSeeds {
+    public static func all(for target: FuzzTarget) throws -> [(name: String, data: Data)] {
+        switch target {
+        case .load: return try loadSeeds()
+        case .changes: return try changeSeeds()
+        case .decode: return try decodeSeeds()
+        case .ops: return opsSeeds()
+        }
+    }
+
+    /// SplitMix64 bytes.
+    static func randomBytes(seed: UInt64, count: Int) -> Data {
+        var state = seed
+        var out = Data()
+        while out.count < count {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            withUnsafeBytes(of: z ^ (z >> 31)) { out.append(contentsOf: $0) }
+        }
+        return out.prefix(count)
+    }
+
+    /// The first peer of a random edit script, after the full exchange.
+    static func scriptDocument(seed: UInt64, length: Int) throws -> Document {
+        var script = EditScript(opsScript(seed: seed, length: length))
+        try script.run()
+        try script.converge()
+        return script.peers[0]
+    }
+
+    /// A script that starts by creating a map, a list and a text on each peer,
+    /// so the random steps after it find objects to edit.
+    static func opsScript(seed: UInt64, length: Int) -> Data {
+        var prefix: [UInt8] = []
+        let putObject = UInt8(EditScript.Action.mapPutObject.rawValue * 3)
+        for peer: UInt8 in 0..<3 {
+            // peer's root map (object choice 0), key byte, type byte (0 map, 1 list, 2 text)
+            prefix += [putObject + peer, 0, UInt8(peer), 1]
+            prefix += [putObject + peer, 0, UInt8(peer) + 3, 2]
+        }
+        return Data(prefix) + randomBytes(seed: seed, count: length)
+    }
+
+    static func loadSeeds() throws -> [(name: String, data: Data)] {
+        var seeds: [(String, Data)] = []
+        let empty = Document()
+        empty.actor = FixedActor.make(1)
+        seeds.append(("seed-empty", empty.save()))
+        let base = try BaseDocument.load(actor: 3)
+        seeds.append(("seed-base", base.save(compress: false)))
+        seeds.append(("seed-base-compressed", base.save(compress: true)))
+        seeds.append(("seed-base-changes", try base.encodeChangesSince(heads: [])))
+        for seed: UInt64 in 1...4 {
+            let doc = try scriptDocument(seed: seed, length: 300 * Int(seed))
+            seeds.append(("seed-script\(seed)", doc.save(compress: seed % 2 == 0)))
+        }
+        // A document chunk followed by change chunks, one of them waiting for a dependency.
+        let fork = try BaseDocument.load(actor: 4)
+        try fork.put(obj: .ROOT, key: "first", value: .Int(1))
+        fork.commitWith()
+        let first = fork.encodeNewChanges()
+        try fork.put(obj: .ROOT, key: "second", value: .Int(2))
+        fork.commitWith()
+        let second = fork.encodeNewChanges()
+        seeds.append(("seed-doc-then-change", base.save(compress: false) + first))
+        seeds.append(("seed-doc-then-orphan", base.save(compress: false) + second))
+        let model = Document()
+        model.actor = FixedActor.make(5)
+        try AutomergeEncoder(doc: model).encode(FuzzModel.sample())
+        seeds.append(("seed-model", model.save(compress: true)))
+        return seeds
+    }
+
+    static func changeSeeds() throws -> [(name: String, data: Data)] {
+        var seeds: [(String, Data)] = []
+        let base = try BaseDocument.load(actor: 3)
+        let heads = base.heads()
+        guard case .Object(let text, _)? = try base.get(obj: .ROOT, key: "text"),
+              case .Object(let list, _)? = try base.get(obj: .ROOT, key: "list") else {
+            throw FuzzFailure("base document lacks its text or list")
+        }
+
+        func fork(_ tag: UInt8, _ edits: (Document) throws -> Void) throws -> Document {
+            let doc = try BaseDocument.load(actor: tag)
+            try edits(doc)
+            doc.commitWith()
+            return doc
+        }
+        let textEdits = try fork(10) { doc in
+            try doc.spliceText(obj: text, start: 2, delete: 2, value: "y 👨‍👩‍👧")
+            try doc.mark(obj: text, start: 1, end: 6, expand: .both, name: "link", value: .String("https://x"))
+            try doc.mark(obj: text, start: 0, end: 3, expand: .none, name: "bold", value: .Null)
+        }
+        seeds.append(("seed-text", try textEdits.encodeChangesSince(heads: heads)))
+        let listEdits = try fork(11) { doc in
+            try doc.insert(obj: list, index: 0, value: .Timestamp(Date(timeIntervalSince1970: 1)))
+            try doc.put(obj: list, index: 2, value: .Uint(7))
+            try doc.delete(obj: list, index: 3)
+            let inner = try doc.insertObject(obj: list, index: 1, ty: .List)
+            try doc.insert(obj: inner, index: 0, value: .Counter(5))
+            try doc.increment(obj: inner, index: 0, by: -2)
+        }
+        seeds.append(("seed-list", try listEdits.encodeChangesSince(heads: heads)))
+        let mapEdits = try fork(12) { doc in
+            try doc.increment(obj: .ROOT, key: "count", by: 10)
+            try doc.delete(obj: .ROOT, key: "title")
+            let map = try doc.putObject(obj: .ROOT, key: "new", ty: .Map)
+            try doc.put(obj: map, key: "k", value: .Unknown(typeCode: 12, data: Data([9])))
+            try doc.put(obj: map, key: "f", value: .F64(-0.0))
+        }
+        seeds.append(("seed-map", try mapEdits.encodeChangesSince(heads: heads)))
+
+        // Several changes in a row, then only the second (missing its dependency).
+        let series = try BaseDocument.load(actor: 13)
+        var chunks: [Data] = []
+        for index in 0..<3 {
+            try series.spliceText(obj: text, start: UInt64(index), delete: 0, value: String(index))
+            series.commitWith(message: "change \(index)")
+            chunks.append(series.encodeNewChanges())
+        }
+        seeds.append(("seed-series", chunks.reduce(Data(), +)))
+        seeds.append(("seed-orphan", chunks[1]))
+        seeds.append(("seed-reversed", chunks.reversed().reduce(Data(), +)))
+
+        // A big change, which `Change.bytes` deflates.
+        let big = try fork(14) { doc in
+            try doc.spliceText(obj: text, start: 0, delete: 0, value: String(repeating: "long text ", count: 60))
+        }
+        if let hash = big.heads().first, let change = big.change(hash: hash) {
+            seeds.append(("seed-compressed-change", change.bytes))
+        }
+        // A whole document, which applies as its changes.
+        seeds.append(("seed-document", mapEdits.save(compress: false)))
+        return seeds
+    }
+
+    static func decodeSeeds() throws -> [(name: String, data: Data)] {
+        var seeds: [(String, Data)] = []
+        for variant in 0..<5 {
+            let doc = Document()
+            doc.actor = FixedActor.make(5)
+            try AutomergeEncoder(doc: doc).encode(FuzzModel.sample(variant: variant))
+            seeds.append(("seed-model\(variant)", doc.save(compress: variant % 2 == 1)))
+        }
+        // Partial and mistyped models.
+        let partial = Document()
+        partial.actor = FixedActor.make(5)
+        try partial.put(obj: .ROOT, key: "title", value: .Int(3))
+        try partial.put(obj: .ROOT, key: "count", value: .F64(2.0))
+        try partial.put(obj: .ROOT, key: "small", value: .Int(300))
+        let notes = try partial.putObject(obj: .ROOT, key: "notes", ty: .List)
+        try partial.insert(obj: notes, index: 0, value: .String("x"))
+        seeds.append(("seed-mistyped", partial.save(compress: false)))
+        // The model, then concurrent edits to it merged.
+        let doc = Document()
+        doc.actor = FixedActor.make(5)
+        try AutomergeEncoder(doc: doc).encode(FuzzModel.sample())
+        let peer = doc.fork()
+        peer.actor = FixedActor.make(6)
+        var changed = FuzzModel.sample(variant: 3)
+        changed.items.append(changed.inner)
+        try AutomergeEncoder(doc: peer).encode(changed)
+        try AutomergeEncoder(doc: doc).encode(FuzzModel.sample(variant: 4))
+        try doc.merge(other: peer)
+        seeds.append(("seed-merged", doc.save(compress: false)))
+        return seeds
+    }
+
+    static func opsSeeds() -> [(name: String, data: Data)] {
+        var seeds: [(String, Data)] = []
+        for (index, length) in [16, 64, 256, 1024].enumerated() {
+            seeds.append(("seed-random\(index)", opsScript(seed: UInt64(100 + index), length: length)))
+        }
+        // Every action once per peer, arguments zero.
+        seeds.append(("seed-every-action", opsScript(seed: 0, length: 0)
+            + Data((0..<(EditScript.Action.allCases.count * 3)).flatMap { [UInt8($0), 0, 0, 0, 0] })))
+        return seeds
+    }
+}

@@ -1,0 +1,1 @@
+// Empty: the target exists for include/CLibFuzzer.h.
