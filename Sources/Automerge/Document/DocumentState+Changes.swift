@@ -95,6 +95,7 @@ extension DocumentState {
     /// heads check on load (found by fuzzing: Corpus/load/saved-document-fails-heads-check).
     private func validate(_ changeOps: [ChangeOp]) throws(AutomergeError) {
         var created: [OpId: ObjectKind] = [:]
+        var createdDepth: [OpId: Int] = [:]
         var newElements: [OpId: Set<OpId>] = [:]
         var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
         for op in changeOps {
@@ -118,6 +119,9 @@ extension DocumentState {
             if let made = op.action.objectType {
                 guard ops.object(op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
                 created[op.id] = made
+                let depth = (ops.object(op.object)?.depth ?? createdDepth[op.object] ?? 0) + 1
+                guard depth <= OpSet.maxDepth else { throw .invalidChange("objects nested more than \(OpSet.maxDepth) deep") }
+                createdDepth[op.id] = depth
             }
             try validatePredecessors(of: op, newOpsAt: &newOpsAt)
         }

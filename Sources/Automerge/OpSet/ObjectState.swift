@@ -6,6 +6,8 @@ struct ObjectState: Sendable {
     let parent: OpId
     /// The key or element id in `parent` that holds this object; nil for the root.
     let keyInParent: OpKey?
+    /// How many objects contain this one (0 for the root).
+    var depth = 0
     /// Map and table objects: the ops of each key, sorted by op id.
     var entries: [MapKey: [Op]] = [:]
     /// List and text objects: the elements in order.

@@ -78,6 +78,9 @@ extension OpSet {
                 let key: OpKey = stored.insert ? .element(id) : (stored.key.mapKey.map { .map(MapKey($0)) } ?? .element(id))
                 opSet.objectIndex[id] = opSet.objects.count
                 var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
+                // The same nesting bound as received changes (OpSet.maxDepth): reads recurse per level.
+                state.depth = opSet.objects[currentIndex].depth + 1
+                guard state.depth <= OpSet.maxDepth else { throw .invalidObjectId(row: row) }
                 if created.isSequence { state.sequence.beginBulkLoad() }
                 opSet.objects.append(state)
             }

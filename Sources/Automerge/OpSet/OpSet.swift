@@ -12,6 +12,15 @@ struct OpSet: Sendable {
     /// The largest op counter applied so far.
     var maxOp: UInt64 = 0
 
+    /// The deepest an object may be nested (the root is at depth 0); deeper
+    /// objects are refused, received or local. Reading a document (snapshots,
+    /// patches, Codable) recurses once per level, so without a bound a small
+    /// hostile file (a few bytes per nested map, less when deflated) overflows
+    /// the stack. Patches need about 4 KB of stack per level in a debug build,
+    /// so 256 levels stay within 1-2 MB. Found by fuzzing:
+    /// Corpus/load/deep-nesting-overflows-stack.
+    static let maxDepth = 256
+
     init(encoding: TextEncoding) {
         self.encoding = encoding
         objects = [ObjectState(id: .root, kind: .map, parent: .root, keyInParent: nil, encoding: encoding)]
@@ -49,6 +58,7 @@ struct OpSet: Sendable {
         case notASequence(OpId)
         case notAMap(OpId)
         case duplicateObject(OpId)
+        case nestedTooDeep(OpId)
     }
 
     /// Applies one op. Ops of a change must be applied in order, and a change
@@ -61,6 +71,8 @@ struct OpSet: Sendable {
     /// Applies one op to the object at `index` of the object table.
     mutating func apply(_ change: ChangeOp, objectAt index: Int) throws(ApplyError) {
         precondition(objects[index].id == change.object, "op applied to the wrong object")
+        // Checked before anything changes, so a refused op leaves no trace.
+        if change.action.objectType != nil, objects[index].depth >= Self.maxDepth { throw .nestedTooDeep(change.id) }
         maxOp = max(maxOp, UInt64(change.id.counter))
         let successor = Successor(id: change.id, increment: change.incrementAmount)
         let kind = objects[index].kind
@@ -80,7 +92,9 @@ struct OpSet: Sendable {
             guard objectIndex[change.id] == nil else { throw .duplicateObject(change.id) }
             let key: OpKey = change.insert ? .element(change.id) : change.key
             objectIndex[change.id] = objects.count
-            objects.append(ObjectState(id: change.id, kind: created, parent: change.object, keyInParent: key, encoding: encoding))
+            var object = ObjectState(id: change.id, kind: created, parent: change.object, keyInParent: key, encoding: encoding)
+            object.depth = objects[index].depth + 1
+            objects.append(object)
         }
     }
 

@@ -90,4 +90,36 @@ struct FuzzRegressionTests {
             #expect(try reloaded.text(obj: text) == "abcd")
         }
     }
+
+    /// Maps nested 5,000 deep (a 10 KB change) loaded, then every recursive
+    /// read (patches, snapshots, Codable) overflowed the stack. Objects deeper
+    /// than `OpSet.maxDepth` (256) are now refused, received or local.
+    @Test func deepNestingOverflowsStack() throws {
+        let corpus = try Self.corpusFile("load", "deep-nesting-overflows-stack")
+        #expect(throws: AutomergeError.self) { try Document(corpus) }
+        try FuzzTarget.load.run(corpus)
+
+        func nested(_ depth: Int) -> Data {
+            let ops = (0..<depth).map { level in
+                StoredOp(object: level == 0 ? nil : StoredOpId(counter: UInt64(level), actor: 0), key: .map("a"), insert: false,
+                         action: 0, value: .null, predecessors: [], id: nil, successors: [], expand: false, markName: nil)
+            }
+            return Data(Self.change(ops))
+        }
+        // At the limit: loads, reads, patches, decodes.
+        let deepest = try Document(nested(OpSet.maxDepth))
+        #expect(deepest.difference(to: deepest.heads()).count == OpSet.maxDepth)
+        #expect(try Document(deepest.save()).heads() == deepest.heads())
+        final class Nest: Codable { var a: Nest? }
+        _ = try AutomergeDecoder(doc: deepest).decode(Nest.self)
+        // One more level is refused, received or local, and leaves the document as it was.
+        #expect(throws: AutomergeError.self) { try Document(nested(OpSet.maxDepth + 1)) }
+        var obj = ObjId.ROOT
+        while case .Object(let child, _)? = try deepest.get(obj: obj, key: "a") { obj = child }
+        let heads = deepest.heads()
+        #expect(throws: AutomergeError.self) { try deepest.putObject(obj: obj, key: "a", ty: .Map) }
+        #expect(throws: AutomergeError.self) { try deepest.putObject(obj: obj, key: "b", ty: .List) }
+        #expect(deepest.heads() == heads)
+        #expect(try deepest.get(obj: obj, key: "a") == nil)
+    }
 }
