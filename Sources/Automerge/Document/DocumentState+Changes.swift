@@ -74,6 +74,7 @@ extension DocumentState {
         guard change.stored.sequence == expectedSequence else {
             throw .invalidChange("change \(change.hash) has sequence \(change.stored.sequence), expected \(expectedSequence)")
         }
+        try checkMaxOp(change, author: author)
         try validate(changeOps)
         if !change.isCanonical { try checkCanonical(change, author: author, ops: changeOps, actors: actors) }
         ops.actors = actors
@@ -83,6 +84,24 @@ extension DocumentState {
             }
         }
         addToHistory(change.stored, hash: change.hash, bytes: change.bytes, actor: author)
+    }
+
+    /// A change's max op may not fall below that of its author's previous
+    /// change or of any dependency: a saved document with such a change
+    /// would fail the loader's max-op check (Rust's too), so it could never
+    /// be opened again (found by fuzzing: Corpus/changes/max-op-below-dependency).
+    private func checkMaxOp(_ change: DecodedChange, author: UInt32) throws(AutomergeError) {
+        let maxOp = change.stored.maxOp
+        var floor: UInt64 = 0
+        if let previous = history.hash(actor: author, sequence: change.stored.sequence - 1) {
+            floor = history.record(previous)?.maxOp ?? 0
+        }
+        for dependency in change.stored.dependencies {
+            floor = max(floor, history.record(dependency)?.maxOp ?? 0)
+        }
+        guard maxOp >= floor else {
+            throw .invalidChange("change \(change.hash) has max op \(maxOp), below the \(floor) of a change it follows")
+        }
     }
 
     /// Checks that every op of a change targets an object and element that

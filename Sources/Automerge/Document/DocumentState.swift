@@ -76,9 +76,8 @@ struct DocumentState: Sendable {
     }
 
     mutating func addToHistory(_ change: StoredChange, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
-        let maxOp = change.startOp + UInt64(change.ops.count) - 1
         history.add(ChangeRecord(
-            hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
+            hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: change.maxOp,
             time: change.time, message: change.message, dependencies: change.dependencies,
             dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },
             extraBytes: change.extraBytes, bytes: bytes))

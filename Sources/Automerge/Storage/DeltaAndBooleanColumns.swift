@@ -51,7 +51,6 @@ enum BooleanColumn {
         var index = data.startIndex
         var value = false
         var runIndex = 0
-        let limit = UInt64(max(check.limit, 0))
         while index < data.endIndex {
             let count = try LEB128.readUnsigned(data, at: &index, mode: .lenient, what: column)
             if check.canonical && count == 0 {
@@ -62,7 +61,7 @@ enum BooleanColumn {
                     throw .nonCanonicalColumn(column: column, reason: "trailing zero-count run")
                 }
             }
-            guard UInt64(values.count) + count <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+            try check.admit(count, after: values.count, column: column)
             values.append(contentsOf: repeatElement(value, count: Int(count)))
             value.toggle()
             runIndex += 1

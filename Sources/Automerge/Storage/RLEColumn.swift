@@ -68,6 +68,13 @@ struct ColumnCheck: Sendable {
     /// The most items the column may decode to, so that a run claiming 2^60
     /// items fails instead of allocating.
     var limit: Int
+
+    /// Throws unless `count` more items fit beside the `decoded` ones. Written
+    /// without adding, because a hostile run length may be close to 2^64.
+    func admit(_ count: UInt64, after decoded: Int, column: String) throws(LoadError) {
+        let room = UInt64(max(limit - decoded, 0))
+        guard count <= room else { throw .tooManyRows(column: column, limit: limit) }
+    }
 }
 
 enum RLEColumn {
@@ -82,7 +89,6 @@ enum RLEColumn {
         var values = [V?]()
         var index = data.startIndex
         var previous = Previous<V>.none
-        let limit = UInt64(max(check.limit, 0))
 
         func reject(_ reason: String) -> LoadError { .nonCanonicalColumn(column: column, reason: reason) }
 
@@ -99,13 +105,13 @@ enum RLEColumn {
                     default: break
                     }
                 }
-                guard UInt64(values.count) + n <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+                try check.admit(n, after: values.count, column: column)
                 values.append(contentsOf: repeatElement(Optional(value), count: Int(n)))
                 previous = .run(value)
             } else if count < 0 {
                 let n = count.magnitude
                 if check.canonical, case .literal = previous { throw reject("adjacent literal runs") }
-                guard UInt64(values.count) + n <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+                try check.admit(n, after: values.count, column: column)
                 var previousLiteral: V? = nil
                 for _ in 0..<n {
                     let value = try V.read(data, at: &index, column: column)
@@ -131,7 +137,7 @@ enum RLEColumn {
                     if case .nulls = previous { throw reject("adjacent null runs") }
                     if !check.nullable { throw reject("null in non-nullable column") }
                 }
-                guard UInt64(values.count) + n <= limit else { throw .tooManyRows(column: column, limit: check.limit) }
+                try check.admit(n, after: values.count, column: column)
                 values.append(contentsOf: repeatElement(nil, count: Int(n)))
                 previous = .nulls
             }

@@ -21,6 +21,9 @@ struct StoredChange: Equatable, Sendable {
     var ops: [StoredOp]
     /// Bytes after the op columns; kept and hashed verbatim.
     var extraBytes: [UInt8]
+
+    /// The counter of the last op (startOp - 1 for an empty change).
+    var maxOp: UInt64 { startOp + UInt64(ops.count) - 1 }
 }
 
 /// An op id as a file stores it: a counter and an index into an actor table.

@@ -122,4 +122,44 @@ struct FuzzRegressionTests {
         #expect(deepest.heads() == heads)
         #expect(try deepest.get(obj: obj, key: "a") == nil)
     }
+
+    /// A received change whose max op fell below that of a change it depends
+    /// on applied, but the saved document then failed the loader's max-op
+    /// check ("incorrect max op"), as it would in Rust. Such changes are now
+    /// refused when they arrive, and the document stays as it was.
+    @Test func maxOpBelowDependency() throws {
+        try FuzzTarget.changes.run(try Self.corpusFile("changes", "max-op-below-dependency"))
+
+        let first = Self.change([Self.op(.map("a")), Self.op(.map("b")), Self.op(.map("c"))])
+        let firstHash = try Document(Data(first)).heads().first!
+        let other = ActorId(data: Data([0xbb, 0x02]))!
+        // Another actor's change that follows `first` but numbers its op 1.
+        let behind = Self.change([Self.op(.map("d"))], actors: [other], dependencies: [firstHash])
+        // The author's own second change, numbered below its first.
+        let ownBehind = Self.change([Self.op(.map("e"))], sequence: 2, startOp: 2)
+        for bad in [behind, ownBehind] {
+            let doc = try Document(Data(first))
+            #expect(throws: AutomergeError.self) { try doc.applyEncodedChanges(encoded: Data(bad)) }
+            #expect(doc.heads() == [firstHash])
+            #expect(try Document(doc.save()).heads() == [firstHash])
+            #expect(throws: AutomergeError.self) { try Document(Data(first + bad)) }
+        }
+        // Numbered after its dependency, the same change applies, saves and reloads.
+        let after = Self.change([Self.op(.map("d"))], actors: [other], startOp: 4, dependencies: [firstHash])
+        let doc = try Document(Data(first + after))
+        #expect(try Document(doc.save()).heads() == doc.heads())
+    }
+
+    /// A boolean column run of 2^64 - 1 items overflowed the row-limit sum
+    /// (an arithmetic trap) instead of failing as too many rows.
+    @Test func booleanRunLengthOverflows() throws {
+        try FuzzTarget.decode.run(try Self.corpusFile("decode", "boolean-run-length-overflows"))
+
+        let check = ColumnCheck(canonical: false, nullable: false, limit: 1_000)
+        let hugeRun: [UInt8] = [0x01] + [UInt8](repeating: 0xff, count: 9) + [0x01]
+        #expect(throws: LoadError.self) { try BooleanColumn.decode(hugeRun[...], column: "expand", check: check) }
+        var nullRun: [UInt8] = [0x02, 0x01, 0x00]
+        nullRun += [UInt8](repeating: 0xff, count: 9) + [0x01]
+        #expect(throws: LoadError.self) { try RLEColumn.decode(nullRun[...], as: UInt64.self, column: "obj", check: check) }
+    }
 }
