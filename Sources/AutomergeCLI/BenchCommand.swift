@@ -39,13 +39,15 @@ struct TraceBench: ParsableCommand {
 
     @Option(help: "Trace file (default ../shared/traces/automerge-paper-edits.json).") var file: String?
     @Option(help: "Runs.") var runs = 5
+    @Option(help: "Write the resulting document here (for `bench load` and `bench save`).") var saveTo: String?
 
     func run() throws {
         let url = file.map { URL(fileURLWithPath: $0) } ?? sharedFile("traces/automerge-paper-edits.json")
         let trace = try EditTrace(contentsOf: url)
         var finalLength: UInt64 = 0
+        var document = Document()
         try measure("trace apply (one transaction)", runs: runs) {
-            let document = Document()
+            document = Document()
             let text = try document.putObject(obj: .ROOT, key: "text", ty: .Text)
             for edit in trace.edits {
                 try document.spliceText(obj: text, start: edit.position, delete: edit.deleteCount, value: edit.insert)
@@ -53,6 +55,7 @@ struct TraceBench: ParsableCommand {
             finalLength = document.length(obj: text)
         }
         print("final length: \(finalLength) characters")
+        if let saveTo { try document.save().write(to: URL(fileURLWithPath: saveTo)) }
     }
 }
 

@@ -1,49 +1,70 @@
-/// The document as a ``StoredDocument``, in exactly the layout Rust writes:
+/// The document as a document chunk, in exactly the layout Rust writes:
 /// actors sorted bytewise, changes in graph order, objects by op id, map
 /// keys by UTF-8 bytes, list elements in document order with each element's
 /// insert op before the ops that update it, successors by op id.
+///
+/// Op rows stream from the op set into an ``OpColumnWriter``: saving never
+/// builds a ``StoredOp`` per op.
 extension DocumentState {
-    func storedDocument() -> StoredDocument {
-        let authors = Set(history.records.map(\.actor))
-        let sortedAuthors = authors.sorted { ops.actors[$0] < ops.actors[$1] }
-        var docIndex: [UInt32: Int] = [:]
-        for (position, actor) in sortedAuthors.enumerated() { docIndex[actor] = position }
-        func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: docIndex[id.actor] ?? 0) }
-        func storedObject(_ id: OpId) -> StoredOpId? { id.isRoot ? nil : stored(id) }
+    func documentChunk(compress: Bool) -> [UInt8] {
+        // Only authors of changes are in a document's actor table; op-set
+        // actor index -> position in that table.
+        var isAuthor = [Bool](repeating: false, count: ops.actors.count)
+        for record in history.records { isAuthor[Int(record.actor)] = true }
+        let sortedAuthors = (0..<UInt32(ops.actors.count)).filter { isAuthor[Int($0)] }
+            .sorted { ops.actors[$0] < ops.actors[$1] }
+        var docIndex = [Int](repeating: 0, count: ops.actors.count)
+        for (position, actor) in sortedAuthors.enumerated() { docIndex[Int(actor)] = position }
 
-        let changes = history.records.map { record in
-            StoredChangeMetadata(actor: docIndex[record.actor] ?? 0, sequence: record.sequence, maxOp: record.maxOp,
+        let changes = history.records.map { [docIndex] record in
+            StoredChangeMetadata(actor: docIndex[Int(record.actor)], sequence: record.sequence, maxOp: record.maxOp,
                                  time: record.time, message: record.message,
                                  dependencies: record.dependencyIndices, extraBytes: record.extraBytes)
         }
 
-        var storedOps: [StoredOp] = []
-        func append(_ op: Op, object: OpId, key: StoredKey) {
-            storedOps.append(StoredOp(
-                object: storedObject(object), key: key, insert: op.insert, action: UInt64(op.action.rawValue),
-                value: op.value, predecessors: [], id: stored(op.id),
-                successors: op.successors.map { stored($0.id) }, expand: op.expand, markName: op.markName))
-        }
-        let objectIds = ops.objectIds.sorted { ops.actors.precedes($0, $1) }
-        for id in objectIds {
+        var rows = OpRowExporter(docIndex: docIndex)
+        for id in ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) }) {
             guard let object = ops.object(id) else { continue }
+            let storedObject = id.isRoot ? nil : rows.stored(id)
             if object.kind.isSequence {
-                object.sequence.forEach { element in
+                object.sequence.forEachElement { element in
                     let reference: OpId
                     if case .element(let key) = element.insertOp.key { reference = key } else { reference = .root }
-                    append(element.insertOp, object: id, key: .element(reference.isRoot ? nil : stored(reference)))
-                    for update in element.updates { append(update, object: id, key: .element(stored(element.id))) }
-                    return true
+                    rows.append(element.insertOp, object: storedObject,
+                                key: .element(reference.isRoot ? nil : rows.stored(reference)))
+                    if !element.updates.isEmpty {
+                        let key = StoredKey.element(rows.stored(element.id))
+                        for update in element.updates { rows.append(update, object: storedObject, key: key) }
+                    }
                 }
             } else {
                 for key in object.entries.keys.sorted() {
-                    for op in object.entries[key]! { append(op, object: id, key: .map(key.string)) }
+                    let storedKey = StoredKey.map(key.string)
+                    for op in object.entries[key]! { rows.append(op, object: storedObject, key: storedKey) }
                 }
             }
         }
         let heads = history.heads.sorted()
-        return StoredDocument(
-            actors: sortedAuthors.map { ops.actors[$0] }, heads: heads, changes: changes, ops: storedOps,
-            headsIndex: heads.compactMap { history.index(of: $0) })
+        return DocumentChunk.encode(
+            actors: sortedAuthors.map { ops.actors[$0] }, heads: heads, changes: changes,
+            opColumns: rows.writer.finish(), headsIndex: heads.compactMap { history.index(of: $0) }, compress: compress)
+    }
+}
+
+/// Writes op-set ops as document op rows, with actor indices mapped to the
+/// document's actor table.
+private struct OpRowExporter {
+    /// Op-set actor index -> position in the document's actor table.
+    let docIndex: [Int]
+    var writer = OpColumnWriter(kind: .document)
+
+    func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: docIndex[Int(id.actor)]) }
+
+    mutating func append(_ op: Op, object: StoredOpId?, key: StoredKey) {
+        let docIndex = docIndex
+        writer.append(object: object, key: key, insert: op.insert, action: UInt64(op.action.rawValue),
+                      value: op.value, id: stored(op.id),
+                      group: op.successors.lazy.map { StoredOpId(counter: UInt64($0.id.counter), actor: docIndex[Int($0.id.actor)]) },
+                      expand: op.expand, markName: op.markName)
     }
 }

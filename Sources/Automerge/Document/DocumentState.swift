@@ -76,8 +76,12 @@ struct DocumentState: Sendable {
     }
 
     mutating func addToHistory(_ change: StoredChange, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
+        addToHistory(change.header, maxOp: change.maxOp, hash: hash, bytes: bytes, actor: actor)
+    }
+
+    mutating func addToHistory(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
         history.add(ChangeRecord(
-            hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: change.maxOp,
+            hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
             time: change.time, message: change.message, dependencies: change.dependencies,
             dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },
             extraBytes: change.extraBytes, bytes: bytes))

@@ -5,7 +5,7 @@ enum StorageBridge {
     /// the changes it was built from, in its change-row order.
     static func changes(in bytes: [UInt8]) throws(AutomergeError) -> [DecodedChange] {
         var result: [DecodedChange] = []
-        for chunk in try decode(bytes) { result.append(contentsOf: changes(of: chunk)) }
+        for chunk in try decode(bytes) { result.append(contentsOf: try changes(of: chunk)) }
         return result
     }
 
@@ -13,10 +13,16 @@ enum StorageBridge {
         do { return try StorageFile.decode(bytes) } catch { throw .load(error) }
     }
 
-    static func changes(of chunk: DecodedChunk) -> [DecodedChange] {
+    static func changes(of chunk: DecodedChunk) throws(AutomergeError) -> [DecodedChange] {
         switch chunk {
         case .document(_, let changes):
-            return changes.map { DecodedChange(stored: $0.change, hash: $0.hash, bytes: $0.encoded.bytes, isCanonical: true) }
+            var result: [DecodedChange] = []
+            for change in changes {
+                let stored: StoredChange
+                do { stored = try change.storedChange() } catch { throw .load(error) }
+                result.append(DecodedChange(stored: stored, hash: change.hash, bytes: change.encoded.bytes, isCanonical: true))
+            }
+            return result
         case .change(let stored, let encoded):
             return [DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes)]
         }
@@ -25,7 +31,7 @@ enum StorageBridge {
     /// A document chunk, then the raw bytes of changes still waiting for
     /// their dependencies (Rust's `retain_orphans`).
     static func save(_ state: DocumentState, compress: Bool) -> [UInt8] {
-        var bytes = DocumentChunk.encode(state.storedDocument(), compress: compress)
+        var bytes = state.documentChunk(compress: compress)
         for orphan in state.queue { bytes.append(contentsOf: orphan.bytes) }
         return bytes
     }
@@ -42,16 +48,19 @@ enum StorageBridge {
             startsWithDocument = true
             do { state.ops = try OpSet.load(document, encoding: encoding) } catch { throw .load(.inChunk(0, error)) }
             for change in changes {
-                guard let author = change.change.actors.first.flatMap(state.ops.actors.index(of:)),
-                      change.change.dependencies.allSatisfy(state.history.contains),
-                      change.change.sequence == state.history.lastSequence(of: author) + 1 else {
+                let header = change.header
+                guard let author = header.actors.first.flatMap(state.ops.actors.index(of:)),
+                      header.dependencies.allSatisfy(state.history.contains),
+                      header.sequence == state.history.lastSequence(of: author) + 1 else {
                     throw .invalidChange("document change \(change.hash) is out of order")
                 }
-                state.addToHistory(change.change, hash: change.hash, bytes: change.encoded.bytes, actor: author)
+                state.addToHistory(header, maxOp: change.maxOp, hash: change.hash, bytes: change.encoded.bytes, actor: author)
             }
             chunks = chunks.dropFirst()
         }
-        try state.apply(chunks.flatMap(changes(of:)))
+        var received: [DecodedChange] = []
+        for chunk in chunks { received += try changes(of: chunk) }
+        try state.apply(received)
         if !startsWithDocument && !state.queue.isEmpty {
             throw .missingDependencies(state.queue.flatMap(\.stored.dependencies).filter { !state.history.contains($0) }.sorted())
         }

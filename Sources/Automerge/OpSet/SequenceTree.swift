@@ -171,6 +171,16 @@ struct SequenceTree: Sendable {
         }
     }
 
+    /// Calls `body` with every element in document order, borrowing each in
+    /// place (no copy of its ops), for whole-sequence scans such as saving.
+    func forEachElement(_ body: (borrowing SequenceElement) -> Void) {
+        var leaf = firstLeaf
+        while leaf >= 0 {
+            for index in nodes[Int(leaf)].elements.indices { body(nodes[Int(leaf)].elements[index]) }
+            leaf = nodes[Int(leaf)].next
+        }
+    }
+
     // MARK: Writing
 
     /// Applies `body` to the element at `location` and updates the widths.

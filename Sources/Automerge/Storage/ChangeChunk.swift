@@ -42,22 +42,28 @@ enum ChangeChunk {
     /// Encodes a change as an uncompressed change chunk. Deps, actors and ops
     /// are written as given (the caller sorts them as the format requires).
     static func encode(_ change: StoredChange) -> EncodedChange {
+        encode(change.header, opColumns: OpColumns.encode(change.ops, kind: .change))
+    }
+
+    /// Encodes a change whose ops are already in columns (see
+    /// ``OpColumnWriter``), as rebuilding a document's changes does.
+    static func encode(_ header: ChangeHeader, opColumns: [(ColumnSpec, [UInt8])]) -> EncodedChange {
         var contents = [UInt8]()
-        LEB128.appendUnsigned(UInt64(change.dependencies.count), to: &contents)
-        for dep in change.dependencies { contents.append(contentsOf: dep.bytes) }
-        contents.appendLengthPrefixed(change.actors.first?.bytes ?? [])
-        LEB128.appendUnsigned(change.sequence, to: &contents)
-        LEB128.appendUnsigned(change.startOp, to: &contents)
-        LEB128.appendSigned(change.time, to: &contents)
-        contents.appendLengthPrefixed((change.message ?? "").utf8)
-        let others = change.actors.dropFirst()
+        LEB128.appendUnsigned(UInt64(header.dependencies.count), to: &contents)
+        for dep in header.dependencies { contents.append(contentsOf: dep.bytes) }
+        contents.appendLengthPrefixed(header.actors.first?.bytes ?? [])
+        LEB128.appendUnsigned(header.sequence, to: &contents)
+        LEB128.appendUnsigned(header.startOp, to: &contents)
+        LEB128.appendSigned(header.time, to: &contents)
+        contents.appendLengthPrefixed((header.message ?? "").utf8)
+        let others = header.actors.dropFirst()
         LEB128.appendUnsigned(UInt64(others.count), to: &contents)
         for actor in others { contents.appendLengthPrefixed(actor.bytes) }
 
-        let columns = ColumnSet.nonEmpty(OpColumns.encode(change.ops, kind: .change))
+        let columns = ColumnSet.nonEmpty(opColumns)
         ColumnLayout.write(columns.map { ($0.spec, $0.bytes.count) }, to: &contents)
         for column in columns { contents.append(contentsOf: column.bytes) }
-        contents.append(contentsOf: change.extraBytes)
+        contents.append(contentsOf: header.extraBytes)
 
         let (bytes, digest) = ChunkFraming.frame(type: .change, contents: contents)
         return EncodedChange(bytes: bytes, hash: ChangeHash(bytes: digest))

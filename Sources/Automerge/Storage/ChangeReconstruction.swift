@@ -20,11 +20,20 @@
 ///
 /// The heads derived from the rebuilt hashes must equal the stored heads.
 
-/// A change rebuilt from a document, with its encoding.
+/// A change rebuilt from a document: its header and its encoding. The ops
+/// go straight into the encoding; ``storedChange()`` decodes them again for
+/// the rare caller that needs them as values.
 struct ReconstructedChange: Sendable {
-    let change: StoredChange
+    let header: ChangeHeader
+    /// The counter of the change's last op (startOp - 1 when it has none).
+    let maxOp: UInt64
     let encoded: EncodedChange
     var hash: ChangeHash { encoded.hash }
+
+    /// The change with its ops.
+    func storedChange() throws(LoadError) -> StoredChange {
+        try ChangeChunk.decode(try ChunkFraming.split(encoded.bytes)[0])
+    }
 }
 
 enum ChangeReconstruction {
@@ -40,6 +49,29 @@ enum ChangeReconstruction {
         var predecessors: [StoredOpId]
     }
 
+    /// Maps document actor indices to a change's own actor indices: 0 for
+    /// the author, then the other actors in their bytewise order.
+    private struct ChangeActors {
+        let author: Int
+        /// (document index, change index) of the other actors, by document index.
+        let others: [(document: Int, change: Int)]
+
+        func callAsFunction(_ id: StoredOpId) -> StoredOpId {
+            guard id.actor != author else { return StoredOpId(counter: id.counter, actor: 0) }
+            var low = 0, high = others.count
+            while low < high {
+                let mid = (low + high) / 2
+                if others[mid].document < id.actor { low = mid + 1 } else { high = mid }
+            }
+            return StoredOpId(counter: id.counter, actor: others[low].change)
+        }
+
+        func key(_ key: StoredKey) -> StoredKey {
+            if case .element(let e?) = key { return .element(self(e)) }
+            return key
+        }
+    }
+
     /// Rebuilds the changes of `document` in change-row order and checks that
     /// they produce the stored heads (unless `verifyHeads` is false).
     static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> [ReconstructedChange] {
@@ -48,16 +80,16 @@ enum ChangeReconstruction {
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
 
         // Ids of stored ops.
-        var rowOfId = [StoredOpId: Int](minimumCapacity: ops.count)
+        var rowOfId = StoredOpIdTable(minimumCapacity: ops.count)
         for (row, op) in ops.enumerated() {
             guard let id = op.id else { throw .missingColumn(column: "id") }
-            if rowOfId.updateValue(row, forKey: id) != nil { throw .duplicateOpId(row: row) }
+            if !rowOfId.insert(id, row: row) { throw .duplicateOpId(row: row) }
         }
 
         // 1 and 2: predecessors, and deletes for successors that are not stored.
         var predecessors = [[StoredOpId]](repeating: [], count: ops.count)
         var deletes = [Delete]()
-        var deleteOfId = [StoredOpId: Int]()
+        var deleteOfId = StoredOpIdTable()
         for (row, op) in ops.enumerated() {
             let id = op.id!
             for successor in op.successors {
@@ -72,7 +104,7 @@ enum ChangeReconstruction {
                     }
                     deletes[index].predecessors.append(id)
                 } else {
-                    deleteOfId[successor] = deletes.count
+                    deleteOfId.insert(successor, row: deletes.count)
                     deletes.append(Delete(id: successor, object: op.object, key: key, predecessors: [id]))
                 }
             }
@@ -112,11 +144,14 @@ enum ChangeReconstruction {
         // 4: build, encode and hash each change in row order.
         var result = [ReconstructedChange]()
         result.reserveCapacity(document.changes.count)
-        var changeActorOf = [Int](repeating: -1, count: actorCount)
+        // The last change (index) that mentioned each actor.
+        var mentionedIn = [Int](repeating: -1, count: actorCount)
         for (index, meta) in document.changes.enumerated() {
             var entries = opsOfChange[index]
             opsOfChange[index] = []
-            entries.sort { $0.counter < $1.counter }
+            if zip(entries, entries.dropFirst()).contains(where: { $0.counter > $1.counter }) {
+                entries.sort { $0.counter < $1.counter }
+            }
             if let first = entries.first {
                 for (offset, entry) in entries.enumerated() where entry.counter != first.counter &+ UInt64(offset) {
                     throw .missingOps(change: index)
@@ -127,60 +162,56 @@ enum ChangeReconstruction {
             guard startOp >= 1 else { throw .startOpOutOfRange(startOp) }
 
             // The actors the ops mention, other than the author, sorted bytewise.
-            var mentioned = Set<Int>()
-            func note(_ id: StoredOpId?) { if let id, id.actor != meta.actor { mentioned.insert(id.actor) } }
+            var mentioned = [Int]()
+            func note(_ id: StoredOpId?) {
+                guard let id, id.actor != meta.actor, mentionedIn[id.actor] != index else { return }
+                mentionedIn[id.actor] = index
+                mentioned.append(id.actor)
+            }
             for entry in entries {
                 switch entry.ref {
                 case .stored(let row):
-                    let op = ops[row]
-                    note(op.object)
-                    if case .element(let e) = op.key { note(e) }
-                    predecessors[row].forEach(note)
+                    note(ops[row].object)
+                    if case .element(let e) = ops[row].key { note(e) }
+                    for id in predecessors[row] { note(id) }
                 case .delete(let d):
                     note(deletes[d].object)
                     if case .element(let e) = deletes[d].key { note(e) }
-                    deletes[d].predecessors.forEach(note)
+                    for id in deletes[d].predecessors { note(id) }
                 }
             }
             let others = mentioned.sorted {
                 document.actors[$0].bytes.lexicographicallyPrecedes(document.actors[$1].bytes)
             }
-            changeActorOf[meta.actor] = 0
-            for (offset, actor) in others.enumerated() { changeActorOf[actor] = offset + 1 }
-            func map(_ id: StoredOpId) -> StoredOpId { StoredOpId(counter: id.counter, actor: changeActorOf[id.actor]) }
-            func mapKey(_ key: StoredKey) -> StoredKey {
-                if case .element(let e?) = key { return .element(map(e)) }
-                return key
-            }
+            let map = ChangeActors(
+                author: meta.actor,
+                others: others.enumerated().map { (document: $0.element, change: $0.offset + 1) }.sorted { $0.document < $1.document })
 
-            var changeOps = [StoredOp]()
-            changeOps.reserveCapacity(entries.count)
+            var writer = OpColumnWriter(kind: .change)
             for entry in entries {
                 switch entry.ref {
                 case .stored(let row):
                     let op = ops[row]
-                    changeOps.append(StoredOp(
-                        object: op.object.map(map), key: mapKey(op.key), insert: op.insert, action: op.action,
-                        value: op.value, predecessors: predecessors[row].map(map), id: nil, successors: [],
-                        expand: op.expand, markName: op.markName))
+                    writer.append(
+                        object: op.object.map(map.callAsFunction), key: map.key(op.key), insert: op.insert, action: op.action,
+                        value: op.value, id: nil, group: predecessors[row].lazy.map(map.callAsFunction),
+                        expand: op.expand, markName: op.markName)
                 case .delete(let d):
                     let delete = deletes[d]
-                    changeOps.append(StoredOp(
-                        object: delete.object.map(map), key: mapKey(delete.key), insert: false, action: 3,
-                        value: .null, predecessors: delete.predecessors.map(map), id: nil, successors: [],
-                        expand: false, markName: nil))
+                    writer.append(
+                        object: delete.object.map(map.callAsFunction), key: map.key(delete.key), insert: false, action: 3,
+                        value: .null, id: nil, group: delete.predecessors.lazy.map(map.callAsFunction),
+                        expand: false, markName: nil)
                 }
             }
-            changeActorOf[meta.actor] = -1
-            for actor in others { changeActorOf[actor] = -1 }
 
-            let change = StoredChange(
+            let header = ChangeHeader(
                 dependencies: meta.dependencies.map { result[$0].hash },
                 actors: [document.actors[meta.actor]] + others.map { document.actors[$0] },
                 sequence: meta.sequence, startOp: startOp, time: meta.time,
-                message: meta.message?.isEmpty == false ? meta.message : nil,
-                ops: changeOps, extraBytes: meta.extraBytes)
-            result.append(ReconstructedChange(change: change, encoded: ChangeChunk.encode(change)))
+                message: meta.message?.isEmpty == false ? meta.message : nil, extraBytes: meta.extraBytes)
+            result.append(ReconstructedChange(
+                header: header, maxOp: meta.maxOp, encoded: ChangeChunk.encode(header, opColumns: writer.finish())))
         }
 
         if verifyHeads {
@@ -195,7 +226,7 @@ enum ChangeReconstruction {
     static func heads(of changes: [ReconstructedChange]) -> [ChangeHash] {
         var heads = Set(changes.map(\.hash))
         for change in changes {
-            for dep in change.change.dependencies { heads.remove(dep) }
+            for dep in change.header.dependencies { heads.remove(dep) }
         }
         return heads.sorted()
     }

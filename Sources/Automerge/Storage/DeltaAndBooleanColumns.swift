@@ -73,22 +73,36 @@ enum BooleanColumn {
     /// without any true value is written as zero bytes, as Rust's
     /// `MaybeBooleanEncoder` does; otherwise n falses are `uLEB(n)`.
     static func encode<S: Sequence>(_ values: S, omitIfAllFalse: Bool = false) -> [UInt8] where S.Element == Bool {
-        var out = [UInt8]()
-        var current = false
-        var count: UInt64 = 0
-        var sawTrue = false
-        for value in values {
-            if value == current {
-                count += 1
-            } else {
-                LEB128.appendUnsigned(count, to: &out)
-                current = value
-                count = 1
-                sawTrue = true
-            }
+        var encoder = BooleanEncoder()
+        for value in values { encoder.append(value) }
+        return encoder.finish(omitIfAllFalse: omitIfAllFalse)
+    }
+}
+
+/// Encodes booleans one at a time as a boolean column.
+struct BooleanEncoder {
+    private var output: [UInt8] = []
+    private var current = false
+    private var count: UInt64 = 0
+    private var sawTrue = false
+
+    mutating func append(_ value: Bool) {
+        if value == current {
+            count += 1
+        } else {
+            LEB128.appendUnsigned(count, to: &output)
+            current = value
+            count = 1
+            sawTrue = true
         }
+    }
+
+    /// The column bytes. With `omitIfAllFalse` a column without any true
+    /// value is empty (Rust's `MaybeBooleanEncoder`).
+    mutating func finish(omitIfAllFalse: Bool = false) -> [UInt8] {
         if omitIfAllFalse && !sawTrue { return [] }
-        if count > 0 { LEB128.appendUnsigned(count, to: &out) }
-        return out
+        if count > 0 { LEB128.appendUnsigned(count, to: &output) }
+        count = 0
+        return output
     }
 }

@@ -19,11 +19,22 @@ enum DocumentChunk {
     /// Encodes a document chunk (header included). Actors, heads and rows are
     /// written as given.
     static func encode(_ document: StoredDocument, compress: Bool) -> [UInt8] {
+        encode(actors: document.actors, heads: document.heads, changes: document.changes,
+               opColumns: OpColumns.encode(document.ops, kind: .document), headsIndex: document.headsIndex,
+               compress: compress)
+    }
+
+    /// Encodes a document chunk whose op rows are already in columns (see
+    /// ``OpColumnWriter``), as a document streams them on save.
+    static func encode(
+        actors: [ActorId], heads: [ChangeHash], changes: [StoredChangeMetadata],
+        opColumns ops: [(ColumnSpec, [UInt8])], headsIndex: [Int], compress: Bool
+    ) -> [UInt8] {
         var contents = [UInt8]()
-        LEB128.appendUnsigned(UInt64(document.actors.count), to: &contents)
-        for actor in document.actors { contents.appendLengthPrefixed(actor.bytes) }
-        LEB128.appendUnsigned(UInt64(document.heads.count), to: &contents)
-        for head in document.heads { contents.append(contentsOf: head.bytes) }
+        LEB128.appendUnsigned(UInt64(actors.count), to: &contents)
+        for actor in actors { contents.appendLengthPrefixed(actor.bytes) }
+        LEB128.appendUnsigned(UInt64(heads.count), to: &contents)
+        for head in heads { contents.append(contentsOf: head.bytes) }
 
         func prepare(_ columns: [(ColumnSpec, [UInt8])]) -> [(spec: ColumnSpec, bytes: [UInt8])] {
             ColumnSet.nonEmpty(columns).map { column in
@@ -31,13 +42,13 @@ enum DocumentChunk {
                 return (column.spec.deflated, Deflate.compress(column.bytes))
             }
         }
-        let changeColumns = prepare(DocumentChangeColumns.encode(document.changes))
-        let opColumns = prepare(OpColumns.encode(document.ops, kind: .document))
+        let changeColumns = prepare(DocumentChangeColumns.encode(changes))
+        let opColumns = prepare(ops)
         ColumnLayout.write(changeColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
         ColumnLayout.write(opColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
         for column in changeColumns { contents.append(contentsOf: column.bytes) }
         for column in opColumns { contents.append(contentsOf: column.bytes) }
-        for index in document.headsIndex {
+        for index in headsIndex {
             LEB128.appendUnsigned(UInt64(UInt(bitPattern: index)), to: &contents)
         }
         return ChunkFraming.frame(type: .document, contents: contents).bytes

@@ -21,72 +21,13 @@ enum OpColumns {
 
     /// The encoded columns (some possibly empty, i.e. omitted).
     static func encode(_ ops: [StoredOp], kind: Kind) -> [(ColumnSpec, [UInt8])] {
-        var objActor = RLEEncoder<UInt64>(), objCounter = RLEEncoder<UInt64>()
-        var keyActor = RLEEncoder<UInt64>(), keyCounter = DeltaEncoder(), keyString = RLEEncoder<String>()
-        var idActor = RLEEncoder<UInt64>(), idCounter = DeltaEncoder()
-        var action = RLEEncoder<UInt64>()
-        var valueMeta = RLEEncoder<UInt64>(), valueRaw = [UInt8]()
-        var groupCount = RLEEncoder<UInt64>(), groupActor = RLEEncoder<UInt64>(), groupCounter = DeltaEncoder()
-        var markName = RLEEncoder<String>()
-
+        var writer = OpColumnWriter(kind: kind)
         for op in ops {
-            if let object = op.object {
-                objActor.appendValue(UInt64(object.actor))
-                objCounter.appendValue(object.counter)
-            } else {
-                objActor.appendNull()
-                objCounter.appendNull()
-            }
-            switch op.key {
-            case .map(let name):
-                keyActor.appendNull()
-                keyCounter.append(nil)
-                keyString.appendValue(name)
-            case .element(nil):
-                keyActor.appendNull()
-                keyCounter.append(0)
-                keyString.appendNull()
-            case .element(let id?):
-                keyActor.appendValue(UInt64(id.actor))
-                keyCounter.append(Int64(truncatingIfNeeded: id.counter))
-                keyString.appendNull()
-            }
-            if kind == .document {
-                let id = op.id ?? StoredOpId(counter: 0, actor: 0)
-                idActor.appendValue(UInt64(id.actor))
-                idCounter.append(Int64(truncatingIfNeeded: id.counter))
-            }
-            action.appendValue(op.action)
-            valueMeta.appendValue(ValueColumn.metadata(of: op.value))
-            ValueColumn.appendRaw(op.value, to: &valueRaw)
-            let list = kind == .change ? op.predecessors : op.successors
-            groupCount.appendValue(UInt64(list.count))
-            for id in list {
-                groupActor.appendValue(UInt64(id.actor))
-                groupCounter.append(Int64(truncatingIfNeeded: id.counter))
-            }
-            markName.append(op.markName)
+            writer.append(object: op.object, key: op.key, insert: op.insert, action: op.action, value: op.value,
+                          id: op.id, group: kind == .change ? op.predecessors : op.successors,
+                          expand: op.expand, markName: op.markName)
         }
-
-        var columns: [(ColumnSpec, [UInt8])] = [
-            (.objActor, objActor.finish()), (.objCounter, objCounter.finish()),
-            (.keyActor, keyActor.finish()), (.keyCounter, keyCounter.finish()), (.keyString, keyString.finish()),
-            (.insert, BooleanColumn.encode(ops.lazy.map(\.insert))),
-            (.action, action.finish()),
-            (.valueMeta, valueMeta.finish()), (.value, valueRaw),
-            (.expand, BooleanColumn.encode(ops.lazy.map(\.expand), omitIfAllFalse: true)),
-            (.markName, markName.finish()),
-        ]
-        switch kind {
-        case .change:
-            columns += [(.predGroup, groupCount.finish()), (.predActor, groupActor.finish()),
-                        (.predCounter, groupCounter.finish())]
-        case .document:
-            columns += [(.idActor, idActor.finish()), (.idCounter, idCounter.finish()),
-                        (.succGroup, groupCount.finish()), (.succActor, groupActor.finish()),
-                        (.succCounter, groupCounter.finish())]
-        }
-        return columns
+        return writer.finish()
     }
 
     // MARK: Decoding

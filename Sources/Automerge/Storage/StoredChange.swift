@@ -24,6 +24,23 @@ struct StoredChange: Equatable, Sendable {
 
     /// The counter of the last op (startOp - 1 for an empty change).
     var maxOp: UInt64 { startOp + UInt64(ops.count) - 1 }
+
+    /// Everything but the ops.
+    var header: ChangeHeader {
+        ChangeHeader(dependencies: dependencies, actors: actors, sequence: sequence, startOp: startOp, time: time,
+                     message: message, extraBytes: extraBytes)
+    }
+}
+
+/// The fields of a change chunk other than its ops (see ``StoredChange``).
+struct ChangeHeader: Equatable, Sendable {
+    var dependencies: [ChangeHash]
+    var actors: [ActorId]
+    var sequence: UInt64
+    var startOp: UInt64
+    var time: Int64
+    var message: String?
+    var extraBytes: [UInt8]
 }
 
 /// An op id as a file stores it: a counter and an index into an actor table.
