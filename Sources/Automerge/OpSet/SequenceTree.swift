@@ -207,10 +207,21 @@ struct SequenceTree: Sendable {
     }
 
     /// Appends an element at the very end (loading a document, whose rows
-    /// are already in order).
+    /// are already in order). A full last leaf gets a new empty sibling
+    /// rather than a split, so loaded leaves are full and no element moves.
     mutating func append(_ element: SequenceElement) {
         var node = root
         while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
+        if nodes[Int(node)].elements.count >= Self.maxLeafElements {
+            var fresh = Node(isLeaf: true)
+            fresh.elements.reserveCapacity(Self.maxLeafElements)
+            fresh.next = nodes[Int(node)].next
+            let freshIndex = Int32(nodes.count)
+            nodes[Int(node)].next = freshIndex
+            nodes.append(fresh)
+            attachSibling(freshIndex, after: node)
+            node = freshIndex
+        }
         insert(element, at: Location(leaf: node, index: nodes[Int(node)].elements.count))
     }
 

@@ -80,7 +80,10 @@ enum ChangeReconstruction {
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
 
         // Ids of stored ops.
-        var rowOfId = StoredOpIdTable(minimumCapacity: ops.count)
+        // Each actor's largest counter is its last change's max op (the graph check made them non-decreasing).
+        var counterBounds = [UInt64](repeating: 0, count: actorCount)
+        for change in document.changes { counterBounds[change.actor] = change.maxOp }
+        var rowOfId = StoredOpIdTable(minimumCapacity: ops.count, counterBounds: counterBounds)
         for (row, op) in ops.enumerated() {
             guard let id = op.id else { throw .missingColumn(column: "id") }
             if !rowOfId.insert(id, row: row) { throw .duplicateOpId(row: row) }
@@ -147,19 +150,19 @@ enum ChangeReconstruction {
         // The last change (index) that mentioned each actor.
         var mentionedIn = [Int](repeating: -1, count: actorCount)
         for (index, meta) in document.changes.enumerated() {
-            var entries = opsOfChange[index]
+            // The ops by counter: exactly startOp...maxOp, each once.
+            let entries = opsOfChange[index]
             opsOfChange[index] = []
-            if zip(entries, entries.dropFirst()).contains(where: { $0.counter > $1.counter }) {
-                entries.sort { $0.counter < $1.counter }
-            }
-            if let first = entries.first {
-                for (offset, entry) in entries.enumerated() where entry.counter != first.counter &+ UInt64(offset) {
-                    throw .missingOps(change: index)
-                }
-                guard entries.last!.counter == meta.maxOp else { throw .missingOps(change: index) }
-            }
-            let startOp = entries.first?.counter ?? meta.maxOp &+ 1
+            guard UInt64(entries.count) <= meta.maxOp || entries.isEmpty else { throw .missingOps(change: index) }
+            let startOp = meta.maxOp &- UInt64(entries.count) &+ 1
             guard startOp >= 1 else { throw .startOpOutOfRange(startOp) }
+            var ordered = [OpRef?](repeating: nil, count: entries.count)
+            for entry in entries {
+                guard entry.counter >= startOp && entry.counter <= meta.maxOp else { throw .missingOps(change: index) }
+                let slot = Int(entry.counter - startOp)
+                guard ordered[slot] == nil else { throw .missingOps(change: index) }
+                ordered[slot] = entry.ref
+            }
 
             // The actors the ops mention, other than the author, sorted bytewise.
             var mentioned = [Int]()
@@ -168,8 +171,8 @@ enum ChangeReconstruction {
                 mentionedIn[id.actor] = index
                 mentioned.append(id.actor)
             }
-            for entry in entries {
-                switch entry.ref {
+            for case let ref? in ordered {
+                switch ref {
                 case .stored(let row):
                     note(ops[row].object)
                     if case .element(let e) = ops[row].key { note(e) }
@@ -188,8 +191,8 @@ enum ChangeReconstruction {
                 others: others.enumerated().map { (document: $0.element, change: $0.offset + 1) }.sorted { $0.document < $1.document })
 
             var writer = OpColumnWriter(kind: .change)
-            for entry in entries {
-                switch entry.ref {
+            for case let ref? in ordered {
+                switch ref {
                 case .stored(let row):
                     let op = ops[row]
                     writer.append(
