@@ -8,7 +8,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Run benchmarks (use -c release).",
-        subcommands: [SuiteBench.self, TraceBench.self, LoadBench.self, SaveBench.self, CodableBench.self],
+        subcommands: [SuiteBench.self, TraceBench.self, LoadBench.self, SaveBench.self, MemoryBench.self, CodableBench.self],
         defaultSubcommand: SuiteBench.self)
 }
 
@@ -76,6 +76,39 @@ struct SaveBench: ParsableCommand {
     func run() throws {
         let document = try Document(try Data(contentsOf: URL(fileURLWithPath: file)))
         measure("save \(URL(fileURLWithPath: file).lastPathComponent)", runs: runs) { _ = document.save() }
+    }
+}
+
+/// Resident memory of a fresh process after loading one file: what a
+/// document costs, free of whatever earlier benchmarks left in the heap.
+struct MemoryBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memory", abstract: "Resident memory of this process after loading a file.")
+    @Argument var file: String
+
+    func run() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let before = residentMegabytes()
+        let document = try Document(bytes)
+        let after = residentMegabytes()
+        print(String(format: "resident %.1f MB after load (%.1f MB before it; %d heads)", after, before, document.heads().count))
+    }
+
+    /// Runs `automerge bench memory` on `bytes` in a child process and
+    /// returns its output line.
+    static func measureInChild(_ bytes: Data) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("automerge-bench-\(getpid()).automerge")
+        try bytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["bench", "memory", file.path]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try child.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

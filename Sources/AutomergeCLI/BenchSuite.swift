@@ -14,46 +14,65 @@ struct SuiteBench: ParsableCommand {
     @Option(help: "Runs per measurement.") var runs = 5
     @Option(help: "Items for the append/put benchmarks.") var items = 1_000_000
 
+    /// The groups of the suite, in the order they run.
+    static let groups = ["paper", "docs", "append", "merge", "changes"]
+
+    @Argument(help: "Groups to run (\(SuiteBench.groups.joined(separator: ", "))); all when none is named.")
+    var names: [String] = []
+
+    func validate() throws {
+        for name in names where !Self.groups.contains(name) {
+            throw ValidationError("unknown benchmark group '\(name)'; groups: \(Self.groups.joined(separator: ", "))")
+        }
+    }
+
     func run() throws {
         print("swift-automerge benchmarks (release build expected; median of \(runs) runs)\n")
-        let trace = try EditTrace(contentsOf: sharedFile("traces/automerge-paper-edits.json"))
+        func wanted(_ group: String) -> Bool { names.isEmpty || names.contains(group) }
 
-        var traceDocument = Document()
-        try measure("trace apply, one transaction", runs: runs, budget: 180) {
-            traceDocument = try applyTrace(trace, commitEvery: nil)
-        }
-        try measure("trace apply, commit every 100 edits", runs: runs) {
-            _ = try applyTrace(trace, commitEvery: 100)
-        }
-        var saved = Data()
-        measure("trace save", runs: runs, budget: 13) { saved = traceDocument.save() }
-        print("    trace document: \(saved.count) bytes saved, \(traceDocument.save(compress: false).count) uncompressed")
-        var loaded: Document?
-        try measure("trace load", runs: runs, budget: 95) { loaded = try Document(saved) }
-        print(String(format: "    resident memory after loading the trace document: %.1f MB (budget 30 MB)", residentMegabytes()))
-        _ = loaded
-
-        for (name, budget) in [("moby-dick", 600.0), ("monday-meeting-notes", nil)] {
-            let bytes = try Data(contentsOf: sharedFile("docs/\(name).automerge"))
-            var document: Document?
-            try measure("\(name) load", runs: runs, budget: budget) { document = try Document(bytes) }
-            if let document { measure("\(name) save", runs: runs) { _ = document.save() } }
+        if wanted("paper") {
+            let trace = try EditTrace(contentsOf: sharedFile("traces/automerge-paper-edits.json"))
+            var traceDocument = Document()
+            try measure("trace apply, one transaction", runs: runs, budget: 180) {
+                traceDocument = try applyTrace(trace, commitEvery: nil)
+            }
+            try measure("trace apply, commit every 100 edits", runs: runs) {
+                _ = try applyTrace(trace, commitEvery: 100)
+            }
+            var saved = Data()
+            measure("trace save", runs: runs, budget: 13) { saved = traceDocument.save() }
+            print("    trace document: \(saved.count) bytes saved, \(traceDocument.save(compress: false).count) uncompressed")
+            var loaded: Document?
+            try measure("trace load", runs: runs, budget: 95) { loaded = try Document(saved) }
+            print("    memory, trace document loaded in a fresh process: \(try MemoryBench.measureInChild(saved)) (budget 30 MB)")
+            _ = loaded
         }
 
-        try perItem("text append", budgetMicros: 0.3) { doc, count in
-            let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
-            for i in 0..<count { try doc.spliceText(obj: text, start: UInt64(i), delete: 0, value: "a") }
-        }
-        try perItem("list append", budgetMicros: 0.3) { doc, count in
-            let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
-            for i in 0..<count { try doc.insert(obj: list, index: UInt64(i), value: .Int(Int64(i))) }
-        }
-        try perItem("map put", budgetMicros: 0.5) { doc, count in
-            for i in 0..<count { try doc.put(obj: .ROOT, key: "k\(i)", value: .Int(Int64(i))) }
+        if wanted("docs") {
+            for (name, budget) in [("moby-dick", 600.0), ("monday-meeting-notes", nil)] {
+                let bytes = try Data(contentsOf: sharedFile("docs/\(name).automerge"))
+                var document: Document?
+                try measure("\(name) load", runs: runs, budget: budget) { document = try Document(bytes) }
+                if let document { measure("\(name) save", runs: runs) { _ = document.save() } }
+            }
         }
 
-        try mergeBenchmark()
-        try changesBenchmark()
+        if wanted("append") {
+            try perItem("text append", budgetMicros: 0.3) { doc, count in
+                let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+                for i in 0..<count { try doc.spliceText(obj: text, start: UInt64(i), delete: 0, value: "a") }
+            }
+            try perItem("list append", budgetMicros: 0.3) { doc, count in
+                let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
+                for i in 0..<count { try doc.insert(obj: list, index: UInt64(i), value: .Int(Int64(i))) }
+            }
+            try perItem("map put", budgetMicros: 0.5) { doc, count in
+                for i in 0..<count { try doc.put(obj: .ROOT, key: "k\(i)", value: .Int(Int64(i))) }
+            }
+        }
+
+        if wanted("merge") { try mergeBenchmark() }
+        if wanted("changes") { try changesBenchmark() }
         print(String(format: "\npeak resident memory: %.1f MB", peakMegabytes()))
     }
 

@@ -73,13 +73,27 @@ enum OpKey: Hashable, Sendable {
 struct MapKey: Hashable, Comparable, Sendable {
     let string: String
 
-    init(_ string: String) { self.string = string }
-
-    static func == (lhs: MapKey, rhs: MapKey) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(string.utf8.count)
-        for byte in string.utf8 { hasher.combine(byte) }
+    init(_ string: String) {
+        var contiguous = string
+        contiguous.makeContiguousUTF8()
+        self.string = contiguous
     }
+
+    /// The key's UTF-8 bytes (the string is made contiguous on creation).
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(string.utf8).withUnsafeBufferPointer(body)
+    }
+
+    static func == (lhs: MapKey, rhs: MapKey) -> Bool {
+        lhs.withBytes { left in rhs.withBytes { right in left.count == right.count && left.elementsEqual(right) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
     static func < (lhs: MapKey, rhs: MapKey) -> Bool { lhs.string.utf8.lexicographicallyPrecedes(rhs.string.utf8) }
 }
 

@@ -39,6 +39,9 @@ struct SequenceTree: Sendable {
     /// Number of elements, visible or not.
     private(set) var elementCount = 0
     let width: WidthRule
+    /// Where the last insert put its element, if it is still there (checked
+    /// on use: any later change may have moved it).
+    private var lastInserted: Location?
     /// How many elements are mark anchors: with none, inserts need not look
     /// past the insertion point for sticky anchors.
     private(set) var markCount = 0
@@ -83,6 +86,11 @@ struct SequenceTree: Sendable {
     /// The location of the element with `id`.
     func location(of id: OpId) -> Location? {
         assert(indexed, "the element index is built after loading")
+        // Typing inserts after the element inserted just before.
+        if let recent = lastInserted, Int(recent.leaf) < nodes.count, recent.index < nodes[Int(recent.leaf)].elements.count,
+           nodes[Int(recent.leaf)].elements[recent.index].id == id {
+            return recent
+        }
         guard let leaf = leafOfElement[id] else { return nil }
         let elements = nodes[Int(leaf)].elements
         guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
@@ -203,7 +211,13 @@ struct SequenceTree: Sendable {
         elementCount += 1
         if element.insertOp.isMark { markCount += 1 }
         if element.units != 0 { addUnits(Int(element.units), from: location.leaf) }
-        if nodes[leaf].elements.count > Self.maxLeafElements { splitLeaf(location.leaf) }
+        lastInserted = location
+        if nodes[leaf].elements.count > Self.maxLeafElements {
+            splitLeaf(location.leaf)
+            if location.index >= nodes[leaf].elements.count {
+                lastInserted = Location(leaf: nodes[leaf].next, index: location.index - nodes[leaf].elements.count)
+            }
+        }
     }
 
     /// Appends an element at the very end (loading a document, whose rows
