@@ -65,10 +65,12 @@ extension OpSet {
                 if stored.insert {
                     opSet.objects[currentIndex].sequence.append(SequenceElement(insertOp: op))
                 } else {
-                    opSet.objects[currentIndex].sequence.ensureIndexed()
-                    guard let location = opSet.objects[currentIndex].sequence.location(of: target) else {
-                        throw .invalidKey(row: row, reason: "an update of a missing element")
+                    var found = opSet.objects[currentIndex].sequence.recentLocation(of: target)
+                    if found == nil {
+                        opSet.objects[currentIndex].sequence.ensureIndexed()
+                        found = opSet.objects[currentIndex].sequence.location(of: target)
                     }
+                    guard let location = found else { throw .invalidKey(row: row, reason: "an update of a missing element") }
                     let actors = opSet.actors
                     opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(op, actors: actors) }
                 }

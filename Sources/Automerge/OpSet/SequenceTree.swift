@@ -83,14 +83,20 @@ struct SequenceTree: Sendable {
         nodes[Int(location.leaf)].elements[location.index]
     }
 
+    /// The location of the element with `id` if it is the one inserted
+    /// last: typing inserts after it, and a loaded document lists an
+    /// element's updates right after it. Needs no id index.
+    func recentLocation(of id: OpId) -> Location? {
+        guard let recent = lastInserted, Int(recent.leaf) < nodes.count,
+              recent.index < nodes[Int(recent.leaf)].elements.count,
+              nodes[Int(recent.leaf)].elements[recent.index].id == id else { return nil }
+        return recent
+    }
+
     /// The location of the element with `id`.
     func location(of id: OpId) -> Location? {
         assert(indexed, "the element index is built after loading")
-        // Typing inserts after the element inserted just before.
-        if let recent = lastInserted, Int(recent.leaf) < nodes.count, recent.index < nodes[Int(recent.leaf)].elements.count,
-           nodes[Int(recent.leaf)].elements[recent.index].id == id {
-            return recent
-        }
+        if let recent = recentLocation(of: id) { return recent }
         guard let leaf = leafOfElement[id] else { return nil }
         let elements = nodes[Int(leaf)].elements
         guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
