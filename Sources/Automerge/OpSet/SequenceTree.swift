@@ -190,7 +190,12 @@ struct SequenceTree: Sendable {
     func forEachElement(_ body: (borrowing SequenceElement) -> Void) {
         var leaf = firstLeaf
         while leaf >= 0 {
-            for index in nodes[Int(leaf)].elements.indices { body(nodes[Int(leaf)].elements[index]) }
+            // Through the buffer: element by element through the arrays'
+            // accessors, each element (its ops, their strings) was retained
+            // and released.
+            nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
+                for index in elements.indices { body(elements[index]) }
+            }
             leaf = nodes[Int(leaf)].next
         }
     }

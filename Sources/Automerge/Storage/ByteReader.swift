@@ -140,4 +140,12 @@ extension Array where Element == UInt8 {
         LEB128.appendUnsigned(UInt64(bytes.count), to: &self)
         append(contentsOf: bytes)
     }
+
+    /// Appends the UTF-8 bytes of `string` (one copy for a native string;
+    /// `append(contentsOf: string.utf8)` goes through the generic path).
+    @inline(__always)
+    mutating func appendUTF8(of string: String) {
+        let appended: Void? = string.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+        if appended == nil { append(contentsOf: string.utf8) }
+    }
 }

@@ -46,7 +46,7 @@ enum ChangeReconstruction {
         let id: StoredOpId
         let object: StoredOpId?
         let key: StoredKey
-        var predecessors: [StoredOpId]
+        var predecessorCount = 1
     }
 
     /// Maps document actor indices to a change's own actor indices: 0 for
@@ -90,27 +90,66 @@ enum ChangeReconstruction {
         }
 
         // 1 and 2: predecessors, and deletes for successors that are not stored.
-        var predecessors = [[StoredOpId]](repeating: [], count: ops.count)
+        // Every successor resolves to a stored row (>= 0) or a delete (-1 - index);
+        // the predecessor lists are then laid out flat (one array, an offset per
+        // row): a document has an op per character, and an array per op was
+        // most of the cost of a load.
         var deletes = [Delete]()
         var deleteOfId = StoredOpIdTable()
-        for (row, op) in ops.enumerated() {
-            let id = op.id!
-            for successor in op.successors {
-                if let target = rowOfId[successor] {
-                    predecessors[target].append(id)
-                    continue
-                }
-                let key: StoredKey = op.insert ? .element(id) : op.key
-                if let index = deleteOfId[successor] {
-                    guard deletes[index].object == op.object && deletes[index].key == key else {
-                        throw .inconsistentDelete(row: row)
+        var resolved = [Int]()
+        var predecessorCount = [Int32](repeating: 0, count: ops.count)
+        try ops.withUnsafeBufferPointer { ops throws(LoadError) in
+            for row in ops.indices {
+                for successor in ops[row].successors {
+                    if let target = rowOfId[successor] {
+                        predecessorCount[target] += 1
+                        resolved.append(target)
+                        continue
                     }
-                    deletes[index].predecessors.append(id)
-                } else {
-                    deleteOfId.insert(successor, row: deletes.count)
-                    deletes.append(Delete(id: successor, object: op.object, key: key, predecessors: [id]))
+                    let key: StoredKey = ops[row].insert ? .element(ops[row].id!) : ops[row].key
+                    if let index = deleteOfId[successor] {
+                        guard deletes[index].object == ops[row].object && deletes[index].key == key else {
+                            throw .inconsistentDelete(row: row)
+                        }
+                        deletes[index].predecessorCount += 1
+                        resolved.append(-1 - index)
+                    } else {
+                        deleteOfId.insert(successor, row: deletes.count)
+                        resolved.append(-1 - deletes.count)
+                        deletes.append(Delete(id: successor, object: ops[row].object, key: key))
+                    }
                 }
             }
+        }
+        // Rows first, then deletes, in one flat list of predecessor ids.
+        var predecessorStart = [Int](repeating: 0, count: ops.count + deletes.count + 1)
+        for row in 0..<ops.count { predecessorStart[row + 1] = predecessorStart[row] + Int(predecessorCount[row]) }
+        for (index, delete) in deletes.enumerated() {
+            predecessorStart[ops.count + index + 1] = predecessorStart[ops.count + index] + delete.predecessorCount
+        }
+        var predecessorIds = [StoredOpId](repeating: StoredOpId(counter: 0, actor: 0), count: predecessorStart[ops.count + deletes.count])
+        do {
+            var fill = predecessorStart
+            var next = 0
+            for row in ops.indices {
+                let id = ops[row].id!
+                for _ in 0..<ops[row].successors.count {
+                    let target = resolved[next]
+                    next += 1
+                    let slot = target >= 0 ? target : ops.count - 1 - target
+                    predecessorIds[fill[slot]] = id
+                    fill[slot] += 1
+                }
+            }
+        }
+        resolved = []
+        func predecessors(of ref: OpRef) -> ArraySlice<StoredOpId> {
+            let slot: Int
+            switch ref {
+            case .stored(let row): slot = row
+            case .delete(let index): slot = ops.count + index
+            }
+            return predecessorIds[predecessorStart[slot]..<predecessorStart[slot + 1]]
         }
 
         // 3: assign every op to its change.
@@ -132,17 +171,41 @@ enum ChangeReconstruction {
             }
             return low < candidates.count ? candidates[low] : nil
         }
-        var opsOfChange = [[(counter: UInt64, ref: OpRef)]](repeating: [], count: document.changes.count)
+        // Each op's change, then the ops of each change laid out flat, in
+        // counter order from the change's start op.
+        var changeOfRef = [Int32](repeating: 0, count: ops.count + deletes.count)
+        var opCount = [Int](repeating: 0, count: document.changes.count)
         for (row, op) in ops.enumerated() {
             guard let index = change(of: op.id!) else { throw .opOutsideChanges(row: row) }
-            opsOfChange[index].append((op.id!.counter, .stored(row)))
+            changeOfRef[row] = Int32(index)
+            opCount[index] += 1
         }
         for (index, delete) in deletes.enumerated() {
-            guard let changeIndex = change(of: delete.id) else {
-                throw .opOutsideChanges(row: ops.count + index)
-            }
-            opsOfChange[changeIndex].append((delete.id.counter, .delete(index)))
+            guard let changeIndex = change(of: delete.id) else { throw .opOutsideChanges(row: ops.count + index) }
+            changeOfRef[ops.count + index] = Int32(changeIndex)
+            opCount[changeIndex] += 1
         }
+        var changeStart = [Int](repeating: 0, count: document.changes.count + 1)
+        var startOps = [UInt64](repeating: 0, count: document.changes.count)
+        for (index, meta) in document.changes.enumerated() {
+            changeStart[index + 1] = changeStart[index] + opCount[index]
+            guard UInt64(opCount[index]) <= meta.maxOp || opCount[index] == 0 else { throw .missingOps(change: index) }
+            startOps[index] = meta.maxOp &- UInt64(opCount[index]) &+ 1
+            guard startOps[index] >= 1 else { throw .startOpOutOfRange(startOps[index]) }
+        }
+        let unfilled = Int32.min
+        // Row r as r, delete d as -1 - d.
+        var orderedRefs = [Int32](repeating: unfilled, count: changeStart[document.changes.count])
+        for slot in changeOfRef.indices {
+            let index = Int(changeOfRef[slot])
+            let counter = slot < ops.count ? ops[slot].id!.counter : deletes[slot - ops.count].id.counter
+            let meta = document.changes[index]
+            guard counter >= startOps[index] && counter <= meta.maxOp else { throw .missingOps(change: index) }
+            let position = changeStart[index] + Int(counter - startOps[index])
+            guard orderedRefs[position] == unfilled else { throw .missingOps(change: index) }
+            orderedRefs[position] = slot < ops.count ? Int32(slot) : Int32(-1 - (slot - ops.count))
+        }
+        changeOfRef = []
 
         // 4: build, encode and hash each change in row order.
         var result = [ReconstructedChange]()
@@ -150,18 +213,9 @@ enum ChangeReconstruction {
         // The last change (index) that mentioned each actor.
         var mentionedIn = [Int](repeating: -1, count: actorCount)
         for (index, meta) in document.changes.enumerated() {
-            // The ops by counter: exactly startOp...maxOp, each once.
-            let entries = opsOfChange[index]
-            opsOfChange[index] = []
-            guard UInt64(entries.count) <= meta.maxOp || entries.isEmpty else { throw .missingOps(change: index) }
-            let startOp = meta.maxOp &- UInt64(entries.count) &+ 1
-            guard startOp >= 1 else { throw .startOpOutOfRange(startOp) }
-            var ordered = [OpRef?](repeating: nil, count: entries.count)
-            for entry in entries {
-                guard entry.counter >= startOp && entry.counter <= meta.maxOp else { throw .missingOps(change: index) }
-                let slot = Int(entry.counter - startOp)
-                guard ordered[slot] == nil else { throw .missingOps(change: index) }
-                ordered[slot] = entry.ref
+            let startOp = startOps[index]
+            let refs = orderedRefs[changeStart[index]..<changeStart[index + 1]].lazy.map { (ref: Int32) -> OpRef in
+                ref >= 0 ? .stored(Int(ref)) : .delete(Int(-1 - ref))
             }
 
             // The actors the ops mention, other than the author, sorted bytewise.
@@ -171,17 +225,16 @@ enum ChangeReconstruction {
                 mentionedIn[id.actor] = index
                 mentioned.append(id.actor)
             }
-            for case let ref? in ordered {
+            for ref in refs {
                 switch ref {
                 case .stored(let row):
                     note(ops[row].object)
                     if case .element(let e) = ops[row].key { note(e) }
-                    for id in predecessors[row] { note(id) }
                 case .delete(let d):
                     note(deletes[d].object)
                     if case .element(let e) = deletes[d].key { note(e) }
-                    for id in deletes[d].predecessors { note(id) }
                 }
+                for id in predecessors(of: ref) { note(id) }
             }
             let others = mentioned.sorted {
                 document.actors[$0].bytes.lexicographicallyPrecedes(document.actors[$1].bytes)
@@ -191,20 +244,21 @@ enum ChangeReconstruction {
                 others: others.enumerated().map { (document: $0.element, change: $0.offset + 1) }.sorted { $0.document < $1.document })
 
             var writer = OpColumnWriter(kind: .change)
-            for case let ref? in ordered {
-                switch ref {
-                case .stored(let row):
-                    let op = ops[row]
-                    writer.append(
-                        object: op.object.map(map.callAsFunction), key: map.key(op.key), insert: op.insert, action: op.action,
-                        value: op.value, id: nil, group: predecessors[row].lazy.map(map.callAsFunction),
-                        expand: op.expand, markName: op.markName)
-                case .delete(let d):
-                    let delete = deletes[d]
-                    writer.append(
-                        object: delete.object.map(map.callAsFunction), key: map.key(delete.key), insert: false, action: 3,
-                        value: .null, id: nil, group: delete.predecessors.lazy.map(map.callAsFunction),
-                        expand: false, markName: nil)
+            ops.withUnsafeBufferPointer { ops in
+                for ref in refs {
+                    switch ref {
+                    case .stored(let row):
+                        writer.append(
+                            object: ops[row].object.map(map.callAsFunction), key: map.key(ops[row].key), insert: ops[row].insert,
+                            action: ops[row].action, value: ops[row].value, id: nil,
+                            group: predecessors(of: ref).lazy.map(map.callAsFunction),
+                            expand: ops[row].expand, markName: ops[row].markName)
+                    case .delete(let d):
+                        writer.append(
+                            object: deletes[d].object.map(map.callAsFunction), key: map.key(deletes[d].key), insert: false, action: 3,
+                            value: .null, id: nil, group: predecessors(of: ref).lazy.map(map.callAsFunction),
+                            expand: false, markName: nil)
+                    }
                 }
             }
 

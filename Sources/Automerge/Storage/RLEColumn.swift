@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Run-length encoded columns (types 1, 2, 3, 5, 6 and groups), in exactly
 /// the canonical form Rust writes.
 ///
@@ -52,8 +58,18 @@ extension String: RLEValue {
         guard let string = UTF8Text.decode(bytes[index..<end]) else { throw .invalidUTF8(what: column) }
         return string
     }
-    static func write(_ value: String, to out: inout [UInt8]) { out.appendLengthPrefixed(value.utf8) }
-    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    static func write(_ value: String, to out: inout [UInt8]) {
+        LEB128.appendUnsigned(UInt64(value.utf8.count), to: &out)
+        out.appendUTF8(of: value)
+    }
+    static func same(_ a: String, _ b: String) -> Bool {
+        let fast = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in
+                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+        return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
 }
 
 /// How a column's bytes are to be checked while decoding.

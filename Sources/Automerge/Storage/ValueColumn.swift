@@ -122,7 +122,7 @@ enum ValueColumn {
         case .f64(let d):
             let bits = d.bitPattern
             for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        case .string(let s): out.append(contentsOf: s.utf8)
+        case .string(let s): out.appendUTF8(of: s)
         case .bytes(let b): out.append(contentsOf: b)
         case .unknown(_, let bytes): out.append(contentsOf: bytes)
         }
