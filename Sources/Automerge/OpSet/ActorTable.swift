@@ -12,7 +12,15 @@ struct ActorTable: Sendable {
 
     subscript(index: UInt32) -> ActorId { actors[Int(index)] }
 
-    func index(of actor: ActorId) -> UInt32? { indexOf[actor] }
+    func index(of actor: ActorId) -> UInt32? {
+        // Most documents have a handful of actors: comparing their bytes
+        // (usually the very same buffer) beats hashing 16 bytes per edit.
+        if actors.count <= 8 {
+            for (index, known) in actors.enumerated() where known.bytes == actor.bytes { return UInt32(index) }
+            return nil
+        }
+        return indexOf[actor]
+    }
 
     /// The index of `actor`, adding it if new.
     mutating func intern(_ actor: ActorId) -> UInt32 {

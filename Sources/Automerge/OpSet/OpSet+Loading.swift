@@ -34,7 +34,7 @@ extension OpSet {
             let id = try opId(storedId, row: row)
             let object = try stored.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
             if object != currentObject {
-                guard let index = opSet.objectIndex[object] else { throw .invalidObjectId(row: row) }
+                guard let index = opSet.objectIndex(of: object) else { throw .invalidObjectId(row: row) }
                 currentObject = object
                 currentIndex = index
             }
@@ -76,15 +76,14 @@ extension OpSet {
                 }
             }
             if let created = action.objectType {
-                guard opSet.objectIndex[id] == nil else { throw .duplicateOpId(row: row) }
+                guard opSet.objectIndex(of: id) == nil else { throw .duplicateOpId(row: row) }
                 let key: OpKey = stored.insert ? .element(id) : (stored.key.mapKey.map { .map(MapKey($0)) } ?? .element(id))
-                opSet.objectIndex[id] = opSet.objects.count
                 var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
                 // The same nesting bound as received changes (OpSet.maxDepth): reads recurse per level.
                 state.depth = opSet.objects[currentIndex].depth + 1
                 guard state.depth <= OpSet.maxDepth else { throw .invalidObjectId(row: row) }
                 if created.isSequence { state.sequence.beginBulkLoad() }
-                opSet.objects.append(state)
+                opSet.addObject(state)
             }
             opSet.maxOp = max(opSet.maxOp, UInt64(id.counter))
         }

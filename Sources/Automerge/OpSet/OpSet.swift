@@ -7,7 +7,8 @@
 struct OpSet: Sendable {
     var actors = ActorTable()
     var objects: [ObjectState]
-    var objectIndex: [OpId: Int]
+    /// Positions of the objects other than the root (which is at 0) in `objects`.
+    private var objectPositions = OpIdIndex()
     let encoding: TextEncoding
     /// The largest op counter applied so far.
     var maxOp: UInt64 = 0
@@ -24,17 +25,26 @@ struct OpSet: Sendable {
     init(encoding: TextEncoding) {
         self.encoding = encoding
         objects = [ObjectState(id: .root, kind: .map, parent: .root, keyInParent: nil, encoding: encoding)]
-        objectIndex = [.root: 0]
     }
 
     // MARK: Objects
 
     func object(_ id: OpId) -> ObjectState? {
-        guard let index = objectIndex[id] else { return nil }
+        guard let index = objectIndex(of: id) else { return nil }
         return objects[index]
     }
 
-    func objectIndex(of id: OpId) -> Int? { objectIndex[id] }
+    func objectIndex(of id: OpId) -> Int? {
+        if id.isRoot { return 0 }
+        return objectPositions[id].map(Int.init)
+    }
+
+    /// Adds a new object to the object table.
+    mutating func addObject(_ object: ObjectState) {
+        precondition(objects.count < Int(Int32.max), "object table full")
+        objectPositions[object.id] = Int32(objects.count)
+        objects.append(object)
+    }
 
     var objectIds: [OpId] { objects.map(\.id) }
 
@@ -43,7 +53,7 @@ struct OpSet: Sendable {
         if obj.isRoot { return .root }
         guard obj.counter <= maxOpCounter, let actor = actors.index(of: obj.actor) else { return nil }
         let id = OpId(counter: UInt32(obj.counter), actor: actor)
-        return objectIndex[id] == nil ? nil : id
+        return objectIndex(of: id) == nil ? nil : id
     }
 
     func objId(_ id: OpId) -> ObjId {
@@ -64,7 +74,7 @@ struct OpSet: Sendable {
     /// Applies one op. Ops of a change must be applied in order, and a change
     /// only after its dependencies.
     mutating func apply(_ change: ChangeOp) throws(ApplyError) {
-        guard let index = objectIndex[change.object] else { throw .missingObject(change.object) }
+        guard let index = objectIndex(of: change.object) else { throw .missingObject(change.object) }
         try apply(change, objectAt: index)
     }
 
@@ -89,28 +99,31 @@ struct OpSet: Sendable {
             }
         }
         if let created = change.action.objectType {
-            guard objectIndex[change.id] == nil else { throw .duplicateObject(change.id) }
+            guard objectIndex(of: change.id) == nil else { throw .duplicateObject(change.id) }
             let key: OpKey = change.insert ? .element(change.id) : change.key
-            objectIndex[change.id] = objects.count
             var object = ObjectState(id: change.id, kind: created, parent: change.object, keyInParent: key, encoding: encoding)
             object.depth = objects[index].depth + 1
-            objects.append(object)
+            addObject(object)
         }
     }
 
     private mutating func applyToMap(objectAt index: Int, key: MapKey, change: ChangeOp, successor: Successor) {
-        var ops = objects[index].entries.removeValue(forKey: key) ?? []
-        if !change.predecessors.isEmpty {
-            for i in ops.indices where change.predecessors.contains(ops[i].id) {
-                ops[i].addSuccessor(successor, actors: actors)
+        // A delete of a key that holds nothing leaves no entry behind.
+        if change.action == .delete && objects[index].entries[key] == nil { return }
+        let actors = self.actors
+        // One hash lookup, the ops modified in place.
+        objects[index].entries[key, default: []].withValue { ops in
+            if !change.predecessors.isEmpty {
+                for i in ops.indices where change.predecessors.contains(ops[i].id) {
+                    ops[i].addSuccessor(successor, actors: actors)
+                }
+            }
+            if change.action != .delete {
+                let op = change.storedOp
+                let position = ops.firstIndex { actors.precedes(op.id, $0.id) } ?? ops.endIndex
+                ops.insert(op, at: position)
             }
         }
-        if change.action != .delete {
-            let op = change.storedOp
-            let position = ops.firstIndex { actors.precedes(op.id, $0.id) } ?? ops.endIndex
-            ops.insert(op, at: position)
-        }
-        if !ops.isEmpty { objects[index].entries[key] = ops }
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
@@ -162,4 +175,11 @@ extension SequenceTree {
         if location.index < nodes[Int(location.leaf)].elements.count { return location }
         return successor(of: Location(leaf: location.leaf, index: location.index - 1))
     }
+}
+
+extension Array {
+    /// Runs `body` on the array in place (through a `Dictionary` `default:`
+    /// subscript, one lookup for a read and a write).
+    @inline(__always)
+    mutating func withValue(_ body: (inout Array) -> Void) { body(&self) }
 }

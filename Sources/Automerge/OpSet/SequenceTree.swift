@@ -69,7 +69,13 @@ struct SequenceTree: Sendable {
     mutating func ensureIndexed() {
         guard !indexed else { return }
         indexed = true
-        leafOfElement.reserveCapacity(elementCount)
+        var maxCounters: [UInt32] = []
+        forEachElement { element in
+            let actor = Int(element.id.actor)
+            if actor >= maxCounters.count { maxCounters.append(contentsOf: repeatElement(0, count: actor + 1 - maxCounters.count)) }
+            maxCounters[actor] = max(maxCounters[actor], element.id.counter)
+        }
+        leafOfElement.reserve(entries: elementCount, maxCounters: maxCounters)
         var leaf = firstLeaf
         while leaf >= 0 {
             for element in nodes[Int(leaf)].elements { leafOfElement[element.id] = leaf }
@@ -129,27 +135,51 @@ struct SequenceTree: Sendable {
     /// before it. Zero-width elements are never returned.
     func element(coveringUnit offset: Int) -> (location: Location, start: Int)? {
         guard offset >= 0, offset < units else { return nil }
+        // Each node is scanned from the nearer end: appends and edits near
+        // the end of a long text then touch one or two elements per level
+        // instead of a leaf's worth of large element structs.
         var remaining = offset
         var start = 0
         var node = root
         while !nodes[Int(node)].isLeaf {
             var next: Int32 = -1
-            for child in nodes[Int(node)].children {
-                let childUnits = nodes[Int(child)].units
-                if remaining < childUnits { next = child; break }
-                remaining -= childUnits
-                start += childUnits
+            let children = nodes[Int(node)].children
+            if remaining < nodes[Int(node)].units / 2 {
+                for child in children {
+                    let childUnits = nodes[Int(child)].units
+                    if remaining < childUnits { next = child; break }
+                    remaining -= childUnits
+                    start += childUnits
+                }
+            } else {
+                var end = nodes[Int(node)].units
+                for child in children.reversed() {
+                    let begin = end - nodes[Int(child)].units
+                    if remaining >= begin && remaining < end { next = child; remaining -= begin; start += begin; break }
+                    end = begin
+                }
             }
             guard next >= 0 else { return nil }
             node = next
         }
-        for (index, element) in nodes[Int(node)].elements.enumerated() {
-            let elementUnits = Int(element.units)
-            if remaining < elementUnits { return (Location(leaf: node, index: index), start) }
-            remaining -= elementUnits
-            start += elementUnits
+        return nodes[Int(node)].elements.withUnsafeBufferPointer { elements in
+            if remaining < nodes[Int(node)].units / 2 {
+                var begin = 0
+                for index in elements.indices {
+                    let end = begin + Int(elements[index].units)
+                    if remaining < end { return (Location(leaf: node, index: index), start + begin) }
+                    begin = end
+                }
+                return nil
+            }
+            var end = nodes[Int(node)].units
+            for index in elements.indices.reversed() {
+                let begin = end - Int(elements[index].units)
+                if remaining >= begin && remaining < end { return (Location(leaf: node, index: index), start + begin) }
+                end = begin
+            }
+            return nil
         }
-        return nil
     }
 
     /// The visible width before the element at `location`.
