@@ -73,7 +73,7 @@ extension DocumentState {
     mutating func delete(_ obj: ObjId, index: UInt64) throws(AutomergeError) {
         let object = try sequence(obj, operation: "delete at an index")
         if object.kind == .text {
-            try splice(object, start: index, delete: 1, values: [])
+            try splice(object, start: index, delete: 1, values: EmptyCollection())
         } else {
             _ = try put(obj, index: index, action: .delete, value: .null)
         }
@@ -87,15 +87,18 @@ extension DocumentState {
     mutating func spliceText(_ obj: ObjId, start: UInt64, delete: Int64, text: String) throws(AutomergeError) {
         let object = try handle(obj)
         guard object.kind == .text else { throw .wrongObjectType(obj, object.kind.publicType, operation: "spliceText") }
-        let values: [Primitive] = encoding == .graphemeCluster
-            ? text.map { .string(String($0)) }
-            : text.unicodeScalars.map { .string(String($0)) }
-        try splice(object, start: start, delete: delete, values: values)
+        // Lazily: typing one character should not allocate an array.
+        if encoding == .graphemeCluster {
+            try splice(object, start: start, delete: delete, values: text.lazy.map { .string(String($0)) })
+        } else {
+            try splice(object, start: start, delete: delete, values: text.unicodeScalars.lazy.map { .string(String($0)) })
+        }
     }
 
     /// Inserts `values` at `start`, then deletes `delete` units after them
     /// (a negative count deletes before `start`), as Rust's `inner_splice`.
-    private mutating func splice(_ object: ObjectHandle, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
+    private mutating func splice(_ object: ObjectHandle, start: UInt64, delete: Int64,
+                                 values: some Collection<Primitive>) throws(AutomergeError) {
         let length = UInt64(units(of: object))
         var index = start
         var remaining = delete.magnitude
@@ -109,8 +112,8 @@ extension DocumentState {
             var reference = try insertionReference(object, at: index)
             let width = object.width
             for value in values {
-                let id = try insertElement(object, after: &reference, action: .set, value: value)
-                insertedUnits += Int(width.units(of: Op(id: id, action: .set, insert: true, key: .element(.root), value: value)))
+                _ = try insertElement(object, after: &reference, action: .set, value: value)
+                insertedUnits += Int(width.units(ofSet: value))
             }
         }
         var deleteIndex = Int(index) + insertedUnits

@@ -53,8 +53,20 @@ struct WidthRule: Sendable {
     func units(of op: Op?) -> Int32 {
         guard let op else { return 0 }
         guard isText else { return 1 }
-        if case .string(let s) = op.value, op.action == .set { return Int32(truncatingIfNeeded: TextWidth.width(of: s, in: encoding)) }
-        return Int32(TextWidth.width(of: "\u{FFFC}", in: encoding))
+        if op.action == .set { return units(ofSet: op.value) }
+        return Self.objectReplacementUnits(encoding)
+    }
+
+    /// The width of an element whose winning op sets `value`.
+    @inline(__always)
+    func units(ofSet value: Primitive) -> Int32 {
+        guard isText else { return 1 }
+        if case .string(let s) = value { return Int32(truncatingIfNeeded: TextWidth.width(of: s, in: encoding)) }
+        return Self.objectReplacementUnits(encoding)
+    }
+
+    private static func objectReplacementUnits(_ encoding: TextEncoding) -> Int32 {
+        encoding == .utf8 ? 3 : 1
     }
 }
 

@@ -247,7 +247,11 @@ struct SequenceTree: Sendable {
         var element = element
         element.units = width.units(of: element.winner)
         let leaf = Int(location.leaf)
-        nodes[leaf].elements.insert(element, at: location.index)
+        if location.index == nodes[leaf].elements.count {
+            nodes[leaf].elements.append(element)  // Array.insert at the end takes the slower general path
+        } else {
+            nodes[leaf].elements.insert(element, at: location.index)
+        }
         if indexed { leafOfElement[element.id] = location.leaf }
         elementCount += 1
         if element.insertOp.isMark { markCount += 1 }

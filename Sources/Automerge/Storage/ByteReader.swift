@@ -141,11 +141,17 @@ extension Array where Element == UInt8 {
         append(contentsOf: bytes)
     }
 
-    /// Appends the UTF-8 bytes of `string` (one copy for a native string;
-    /// `append(contentsOf: string.utf8)` goes through the generic path).
+    /// Appends the UTF-8 bytes of `string`: byte by byte for the short
+    /// strings of text elements (a bulk append costs more than it copies),
+    /// in one copy from its storage otherwise.
     @inline(__always)
     mutating func appendUTF8(of string: String) {
-        let appended: Void? = string.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
-        if appended == nil { append(contentsOf: string.utf8) }
+        let utf8 = string.utf8
+        if utf8.count <= 8 {
+            for byte in utf8 { append(byte) }
+            return
+        }
+        let appended: Void? = utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+        if appended == nil { append(contentsOf: utf8) }
     }
 }
