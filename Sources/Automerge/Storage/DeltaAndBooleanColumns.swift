@@ -48,6 +48,7 @@ enum BooleanColumn {
     /// 0 and the last count may not (hexane's `bool_validate_encoding`).
     static func decode(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) throws(LoadError) -> [Bool] {
         var values = [Bool]()
+        values.reserveCapacity(check.reservation)
         var index = data.startIndex
         var value = false
         var runIndex = 0
@@ -62,7 +63,7 @@ enum BooleanColumn {
                 }
             }
             try check.admit(count, after: values.count, column: column)
-            values.append(contentsOf: repeatElement(value, count: Int(count)))
+            values.appendRepeated(value, count: Int(count))
             value.toggle()
             runIndex += 1
         }

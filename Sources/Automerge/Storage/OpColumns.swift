@@ -45,8 +45,11 @@ enum OpColumns {
     static func decode(
         _ columns: ColumnSet, kind: Kind, actorCount: Int, canonical: Bool, rowLimit: Int
     ) throws(LoadError) -> [StoredOp] {
+        // Set once the action column gives the row count, so that the
+        // columns decoded after it reserve their rows up front.
+        var rowHint = 0
         func check(nullable: Bool) -> ColumnCheck {
-            ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit)
+            ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit, expectedCount: rowHint)
         }
         func rle<V: RLEValue>(_ spec: ColumnSpec, _ type: V.Type, _ name: String, nullable: Bool) throws(LoadError) -> [V?]? {
             guard let data = columns[spec] else { return nil }
@@ -63,6 +66,7 @@ enum OpColumns {
 
         let actions = try rle(.action, UInt64.self, "action", nullable: false) ?? []
         let rows = actions.count
+        rowHint = rows
         func sized<T>(_ values: T?, _ name: String) throws(LoadError) -> T? where T: Collection {
             if let values, values.count != rows {
                 throw .columnLengthMismatch(column: name, expected: rows, actual: values.count)

@@ -84,6 +84,12 @@ struct ColumnCheck: Sendable {
     /// The most items the column may decode to, so that a run claiming 2^60
     /// items fails instead of allocating.
     var limit: Int
+    /// How many items the caller expects (the row count of the chunk, when
+    /// known): decoding reserves that much up front instead of growing.
+    var expectedCount = 0
+
+    /// Storage to reserve before decoding: the expected count, within the limit.
+    var reservation: Int { max(0, min(expectedCount, limit)) }
 
     /// Throws unless `count` more items fit beside the `decoded` ones. Written
     /// without adding, because a hostile run length may be close to 2^64.
@@ -103,6 +109,7 @@ enum RLEColumn {
         _ data: ArraySlice<UInt8>, as _: V.Type, column: String, check: ColumnCheck
     ) throws(LoadError) -> [V?] {
         var values = [V?]()
+        values.reserveCapacity(check.reservation)
         var index = data.startIndex
         var previous = Previous<V>.none
 
@@ -122,7 +129,7 @@ enum RLEColumn {
                     }
                 }
                 try check.admit(n, after: values.count, column: column)
-                values.append(contentsOf: repeatElement(Optional(value), count: Int(n)))
+                values.appendRepeated(Optional(value), count: Int(n))
                 previous = .run(value)
             } else if count < 0 {
                 let n = count.magnitude
@@ -154,7 +161,7 @@ enum RLEColumn {
                     if !check.nullable { throw reject("null in non-nullable column") }
                 }
                 try check.admit(n, after: values.count, column: column)
-                values.append(contentsOf: repeatElement(nil, count: Int(n)))
+                values.appendRepeated(nil, count: Int(n))
                 previous = .nulls
             }
         }
@@ -274,5 +281,19 @@ extension RLEColumn {
         var encoder = RLEEncoder<V>()
         for value in values { encoder.append(value) }
         return encoder.finish()
+    }
+}
+
+extension Array {
+    /// Appends `count` copies of `element`; short runs (most runs of a
+    /// column) one by one, since the generic bulk append costs more than
+    /// they copy.
+    @inline(__always)
+    mutating func appendRepeated(_ element: Element, count: Int) {
+        if count <= 8 {
+            for _ in 0..<count { append(element) }
+        } else {
+            append(contentsOf: repeatElement(element, count: count))
+        }
     }
 }
