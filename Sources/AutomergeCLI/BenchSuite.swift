@@ -41,6 +41,8 @@ struct SuiteBench: ParsableCommand {
             }
             var saved = Data()
             measure("trace save", runs: runs, budget: 13) { saved = traceDocument.save() }
+            // The same without DEFLATE: what the encoding costs and what compression adds.
+            measure("trace save, uncompressed", runs: runs) { _ = traceDocument.save(compress: false) }
             print("    trace document: \(saved.count) bytes saved, \(traceDocument.save(compress: false).count) uncompressed")
             var loaded: Document?
             try measure("trace load", runs: runs, budget: 95) { loaded = try Document(saved) }
