@@ -14,7 +14,7 @@ struct OpIdIndex: Sendable {
     private var dense: [[Int32]] = []
     /// The slots of all dense arrays together, kept within a multiple of
     /// `count` so that memory stays proportional to the entries.
-    private var denseCapacity = 0
+    private(set) var denseCapacity = 0
     private var keys: [UInt64]
     private var values: [Int32]
     private var shift: UInt64
