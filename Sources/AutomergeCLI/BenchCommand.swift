@@ -27,8 +27,13 @@ func measure(_ label: String, runs: Int, budget: Double? = nil, _ body: () throw
     times.sort()
     let median = times[times.count / 2]
     var line = String(format: "%-44@ median %9.2f ms   min %9.2f   max %9.2f   (%d runs)", label as NSString, median, times.first!, times.last!, runs)
-    if let budget { line += String(format: "   budget %.0f ms %@", budget, (median <= budget ? "met" : "MISSED") as NSString) }
+    if let budget { line += "   budget " + String(format: "%.0f ms ", budget) + verdict(median, budget: budget) }
     print(line)
+}
+
+/// "met", or "MISSED" with how far over the budget a figure is.
+func verdict(_ figure: Double, budget: Double) -> String {
+    figure <= budget ? "met" : String(format: "MISSED (%.1fx)", figure / budget)
 }
 
 /// Locates `../shared` next to the working directory's package, for default inputs.

@@ -98,7 +98,7 @@ struct SuiteBench: ParsableCommand {
             best = min(best, elapsed)
         }
         print(String(format: "%-44@ %9.3f µs/op at %d items   budget %.1f µs %@", label as NSString, best, items, budgetMicros,
-                     (best <= budgetMicros ? "met" : "MISSED") as NSString))
+                     verdict(best, budget: budgetMicros) as NSString))
     }
 
     func mergeBenchmark() throws {
