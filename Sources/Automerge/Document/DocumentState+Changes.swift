@@ -83,6 +83,12 @@ extension DocumentState {
                 throw .invalidChange("change \(change.hash): \(error)")
             }
         }
+        // The change's own max op counts, not only the ops it holds: a change
+        // with few or no ops may still claim a higher one, and a later local
+        // change must start above it (as in Rust, which takes the max op from
+        // the change), or the saved document fails its max-op check on load.
+        // Found by fuzzing: Corpus/changes/empty-change-max-op-ignored.
+        ops.maxOp = max(ops.maxOp, change.stored.maxOp)
         addToHistory(change.stored, hash: change.hash, bytes: change.bytes, actor: author)
     }
 

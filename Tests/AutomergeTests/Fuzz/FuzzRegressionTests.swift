@@ -162,4 +162,28 @@ struct FuzzRegressionTests {
         nullRun += [UInt8](repeating: 0xff, count: 9) + [0x01]
         #expect(throws: LoadError.self) { try RLEColumn.decode(nullRun[...], as: UInt64.self, column: "obj", check: check) }
     }
+
+    /// A received change whose max op ran past its ops (an empty change with
+    /// a high start op) left the document's max op where its ops ended, so
+    /// the next local change started below the received one's max op and the
+    /// saved document failed the loader's max-op check. The document now
+    /// takes the change's max op, as Rust does.
+    @Test func emptyChangeMaxOpIgnored() throws {
+        try FuzzTarget.changes.run(try Self.corpusFile("changes", "empty-change-max-op-ignored"))
+
+        let first = Self.change([Self.op(.map("a"))])
+        let firstHash = try Document(Data(first)).heads().first!
+        let empty = Self.change([], actors: [ActorId(data: Data([0xbb, 0x02]))!], startOp: 100, dependencies: [firstHash])
+        let doc = try Document(Data(first))
+        try doc.applyEncodedChanges(encoded: Data(empty))
+        try doc.put(obj: .ROOT, key: "b", value: .Int(2))
+        doc.commitWith()
+        let reloaded = try Document(doc.save())
+        #expect(reloaded.heads() == doc.heads())
+        #expect(try reloaded.get(obj: .ROOT, key: "b") == .Scalar(.Int(2)))
+        // The local change starts right after the empty change's max op (99).
+        let local = try #require(doc.getHistory().last)
+        let bytes = try #require(doc.change(hash: local)?.bytes)
+        #expect(try DocumentState.decodeChange([UInt8](bytes)).stored.startOp == 100)
+    }
 }
