@@ -78,9 +78,23 @@ extension DocumentState {
         try validate(changeOps)
         if !change.isCanonical { try checkCanonical(change, author: author, ops: changeOps, actors: actors) }
         ops.actors = actors
+        // Mark anchors are checked once the change is in place; the op set
+        // as it was (an O(1) copy until written) is put back if they fail.
+        let markedObjects = Set(changeOps.lazy.filter { $0.action == .mark }.map(\.object))
+        let unmarked = markedObjects.isEmpty ? nil : ops
         for op in changeOps {
             do { try ops.apply(op) } catch {
+                if let unmarked { ops = unmarked }
                 throw .invalidChange("change \(change.hash): \(error)")
+            }
+        }
+        if let unmarked {
+            for object in markedObjects {
+                guard let index = ops.objectIndex(of: object), !ops.markAnchorsInOrder(objectAt: index) else { continue }
+                ops = unmarked
+                // Found by fuzzing: Corpus/load/received-mark-end-before-begin.
+                throw .invalidChange("change \(change.hash) puts a mark's end anchor before its begin anchor; "
+                    + "a document holding it could not be loaded again")
             }
         }
         // The change's own max op counts, not only the ops it holds: a change

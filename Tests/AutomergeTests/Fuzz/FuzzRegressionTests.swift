@@ -186,4 +186,38 @@ struct FuzzRegressionTests {
         let bytes = try #require(doc.change(hash: local)?.bytes)
         #expect(try DocumentState.decodeChange([UInt8](bytes)).stored.startOp == 100)
     }
+
+    /// A file whose trailing change chunks put a mark's end anchor before
+    /// its begin anchor loaded, but its save did not ("mark end occurs
+    /// before mark begin", Rust 0.11's load check). Received changes that do
+    /// this are now refused, and the document stays as it was.
+    @Test func receivedMarkEndBeforeBegin() throws {
+        try FuzzTarget.load.run(try Self.corpusFile("load", "received-mark-end-before-begin"))
+
+        let text = StoredOpId(counter: 1, actor: 0)
+        let first = Self.change([
+            Self.op(.map("t"), action: 4, value: .null),
+            StoredOp(object: text, key: .element(nil), insert: true, action: 1, value: .string("a"), predecessors: [],
+                     id: nil, successors: [], expand: false, markName: nil),
+        ])
+        let firstHash = try Document(Data(first)).heads().first!
+        func mark(endAfter reference: StoredOpId) -> [UInt8] {
+            let character = StoredOpId(counter: 2, actor: 0)
+            return Self.change([
+                StoredOp(object: text, key: .element(character), insert: true, action: 7, value: .bool(true), predecessors: [],
+                         id: nil, successors: [], expand: false, markName: "bold"),
+                StoredOp(object: text, key: .element(reference), insert: true, action: 7, value: .null, predecessors: [],
+                         id: nil, successors: [], expand: false, markName: nil),
+            ], sequence: 2, startOp: 3, dependencies: [firstHash])
+        }
+        // Both anchors after the character: the end (the higher id) sorts first.
+        let doc = try Document(Data(first))
+        #expect(throws: AutomergeError.self) { try doc.applyEncodedChanges(encoded: Data(mark(endAfter: StoredOpId(counter: 2, actor: 0)))) }
+        #expect(doc.heads() == [firstHash])
+        #expect(try Document(doc.save()).heads() == [firstHash])
+        // The end after the begin anchor is a well-formed (zero-width) mark.
+        try doc.applyEncodedChanges(encoded: Data(mark(endAfter: StoredOpId(counter: 3, actor: 0))))
+        #expect(try Document(doc.save()).heads() == doc.heads())
+    }
 }
+
