@@ -1,4 +1,4 @@
-import Automerge
+@_spi(Conformance) import Automerge
 import Foundation
 
 /// The scenarios of the invalid vectors: each takes a valid file and makes
@@ -262,7 +262,9 @@ enum InvalidVectors {
             try Storage.editValues(&layout.columns, 17) { $0 = [0, nil] }
             try Storage.editValues(&layout.columns, 19) { $0 = [3, 0] }
         }
-        let rebuilt = try Document(Data(changes[0] + patched))
+        // Refused by a document's own apply (it could not be saved and loaded again).
+        let rebuilt = Document()
+        try rebuilt.applyEncodedChangesAcceptingMisorderedMarks(Data(changes[0] + patched))
         return [UInt8](rebuilt.save(compress: false))
     }
 }

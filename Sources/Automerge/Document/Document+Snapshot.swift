@@ -1,3 +1,5 @@
+import Foundation
+
 /// The exact visible state of a document, for conformance dumps: values
 /// keep their exact form (timestamps as milliseconds, floats by bits) and
 /// text positions are Unicode scalars whatever the document's encoding.
@@ -76,5 +78,20 @@ extension DocumentState {
     private func snapshot(ofOp op: Op) -> SnapshotValue {
         if op.action.objectType != nil { return snapshot(of: op.id) }
         return .scalar(ops.primitive(of: op, at: nil))
+    }
+}
+
+extension Document {
+    /// Applies change chunks without refusing changes that put a mark's end
+    /// anchor before its begin anchor, as Rust's `apply_changes` does. For
+    /// building invalid conformance vectors only: the document then saves
+    /// into bytes that no loader, Rust 0.11's included, accepts.
+    @_spi(Conformance)
+    public func applyEncodedChangesAcceptingMisorderedMarks(_ bytes: Data) throws {
+        try locked { state throws(AutomergeError) in
+            state.refusesMisorderedMarks = false
+            defer { state.refusesMisorderedMarks = true }
+            try state.applyEncoded([UInt8](bytes))
+        }
     }
 }

@@ -80,7 +80,7 @@ extension DocumentState {
         ops.actors = actors
         // Mark anchors are checked once the change is in place; the op set
         // as it was (an O(1) copy until written) is put back if they fail.
-        let markedObjects = Set(changeOps.lazy.filter { $0.action == .mark }.map(\.object))
+        let markedObjects = refusesMisorderedMarks ? Set(changeOps.lazy.filter { $0.action == .mark }.map(\.object)) : []
         let unmarked = markedObjects.isEmpty ? nil : ops
         for op in changeOps {
             do { try ops.apply(op) } catch {

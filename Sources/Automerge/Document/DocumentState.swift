@@ -10,6 +10,9 @@ struct DocumentState: Sendable {
     var queue: [DecodedChange] = []
     /// Heads at the last `save()` or `encodeNewChanges()`.
     var lastEncodedHeads: Set<ChangeHash> = []
+    /// Whether received changes that put a mark's end anchor before its
+    /// begin anchor are refused (always, but for building invalid vectors).
+    var refusesMisorderedMarks = true
 
     init(actor: ActorId, encoding: TextEncoding) {
         self.actor = actor
