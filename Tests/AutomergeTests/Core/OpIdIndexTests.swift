@@ -6,18 +6,6 @@ import Testing
 /// must behave as one map.
 @Suite("Op id index")
 struct OpIdIndexTests {
-    /// A small seeded generator, so that a failure names a reproducible case.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func typedIdsAreFoundAndOthersAreNot() {
         var index = OpIdIndex()
         for counter in UInt32(1)...20_000 { index[OpId(counter: counter, actor: 0)] = Int32(counter % 97) }
@@ -32,7 +20,7 @@ struct OpIdIndexTests {
     /// must not make the dense arrays huge, and must still be found.
     @Test(arguments: [UInt64(1), 2, 3, 42])
     func agreesWithADictionaryOnMixedAndHostileIds(seed: UInt64) {
-        var random = SplitMix64(state: seed)
+        var random = StorageTestRandom(seed: seed)  // seeded, so a failure names a reproducible case
         var index = OpIdIndex()
         var model: [OpId: Int32] = [:]
         for step in 0..<30_000 {

@@ -255,7 +255,7 @@ struct ValueColumnTests {
 }
 
 /// A small deterministic generator for test inputs.
-struct StorageTestRandom {
+struct StorageTestRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
