@@ -2,9 +2,6 @@ import ArgumentParser
 import Automerge
 import AutomergeConformance
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `automerge bench ...`: timings in release mode. Benchmarks, not tests:
 /// they print figures and never fail on them.

@@ -25,12 +25,12 @@ struct OpIdIndex: Sendable {
     private static let empty: UInt64 = 0
     private static let absent: Int32 = -1
 
-    init(minimumCapacity: Int = 16) {
-        var capacity = 16
-        while capacity < minimumCapacity * 2 { capacity *= 2 }
-        keys = [UInt64](repeating: Self.empty, count: capacity)
-        values = [Int32](repeating: 0, count: capacity)
-        shift = UInt64(64 - capacity.trailingZeroBitCount)
+    /// An empty index (its hash table at the smallest size).
+    init() {
+        keys = []
+        values = []
+        shift = 0
+        rehash(capacity: 0)
     }
 
     @inline(__always)

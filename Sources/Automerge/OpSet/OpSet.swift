@@ -111,8 +111,7 @@ struct OpSet: Sendable {
         // A delete of a key that holds nothing leaves no entry behind.
         if change.action == .delete && objects[index].entries[key] == nil { return }
         let actors = self.actors
-        // One hash lookup, the ops modified in place.
-        objects[index].entries[key, default: []].withValue { ops in
+        func update(_ ops: inout [Op]) {
             if !change.predecessors.isEmpty {
                 for i in ops.indices where change.predecessors.contains(ops[i].id) {
                     ops[i].addSuccessor(successor, actors: actors)
@@ -124,6 +123,8 @@ struct OpSet: Sendable {
                 ops.insert(op, at: position)
             }
         }
+        // One hash lookup, the ops modified in place.
+        update(&objects[index].entries[key, default: []])
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
@@ -175,11 +176,4 @@ extension SequenceTree {
         if location.index < nodes[Int(location.leaf)].elements.count { return location }
         return successor(of: Location(leaf: location.leaf, index: location.index - 1))
     }
-}
-
-extension Array {
-    /// Runs `body` on the array in place (through a `Dictionary` `default:`
-    /// subscript, one lookup for a read and a write).
-    @inline(__always)
-    mutating func withValue(_ body: (inout Array) -> Void) { body(&self) }
 }

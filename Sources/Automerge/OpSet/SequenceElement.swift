@@ -54,7 +54,7 @@ struct WidthRule: Sendable {
         guard let op else { return 0 }
         guard isText else { return 1 }
         if op.action == .set { return units(ofSet: op.value) }
-        return Self.objectReplacementUnits(encoding)
+        return Int32(TextWidth.width(of: TextWidth.objectReplacement, in: encoding))
     }
 
     /// The width of an element whose winning op sets `value`.
@@ -62,11 +62,7 @@ struct WidthRule: Sendable {
     func units(ofSet value: Primitive) -> Int32 {
         guard isText else { return 1 }
         if case .string(let s) = value { return Int32(truncatingIfNeeded: TextWidth.width(of: s, in: encoding)) }
-        return Self.objectReplacementUnits(encoding)
-    }
-
-    private static func objectReplacementUnits(_ encoding: TextEncoding) -> Int32 {
-        encoding == .utf8 ? 3 : 1
+        return Int32(TextWidth.width(of: TextWidth.objectReplacement, in: encoding))
     }
 }
 
