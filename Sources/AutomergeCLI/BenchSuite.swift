@@ -32,30 +32,25 @@ struct SuiteBench: ParsableCommand {
 
         if wanted("paper") {
             let trace = try EditTrace(contentsOf: sharedFile("traces/automerge-paper-edits.json"))
-            var traceDocument = Document()
-            try measure("trace apply, one transaction", runs: runs, budget: 180) {
-                traceDocument = try applyTrace(trace, commitEvery: nil)
+            let traceDocument = try measure("trace apply, one transaction", runs: runs, budget: 180) {
+                try applyTrace(trace, commitEvery: nil)
             }
             try measure("trace apply, commit every 100 edits", runs: runs) {
-                _ = try applyTrace(trace, commitEvery: 100)
+                try applyTrace(trace, commitEvery: 100)
             }
-            var saved = Data()
-            measure("trace save", runs: runs, budget: 13) { saved = traceDocument.save() }
+            let saved = measure("trace save", runs: runs, budget: 13) { traceDocument.save() }
             // The same without DEFLATE: what the encoding costs and what compression adds.
-            measure("trace save, uncompressed", runs: runs) { _ = traceDocument.save(compress: false) }
-            print("    trace document: \(saved.count) bytes saved, \(traceDocument.save(compress: false).count) uncompressed")
-            var loaded: Document?
-            try measure("trace load", runs: runs, budget: 95) { loaded = try Document(saved) }
+            let uncompressed = measure("trace save, uncompressed", runs: runs) { traceDocument.save(compress: false) }
+            print("    trace document: \(saved.count) bytes saved, \(uncompressed.count) uncompressed")
+            try measure("trace load", runs: runs, budget: 95) { try Document(saved) }
             print("    memory, trace document loaded in a fresh process: \(try MemoryBench.measureInChild(saved)) (budget 30 MB)")
-            _ = loaded
         }
 
         if wanted("docs") {
             for (name, budget) in [("moby-dick", 600.0), ("monday-meeting-notes", nil)] {
                 let bytes = try Data(contentsOf: sharedFile("docs/\(name).automerge"))
-                var document: Document?
-                try measure("\(name) load", runs: runs, budget: budget) { document = try Document(bytes) }
-                if let document { measure("\(name) save", runs: runs) { _ = document.save() } }
+                let document = try measure("\(name) load", runs: runs, budget: budget) { try Document(bytes) }
+                measure("\(name) save", runs: runs) { document.save() }
             }
         }
 
@@ -76,16 +71,6 @@ struct SuiteBench: ParsableCommand {
         if wanted("merge") { try mergeBenchmark() }
         if wanted("changes") { try changesBenchmark() }
         print(String(format: "\npeak resident memory: %.1f MB", peakMegabytes()))
-    }
-
-    func applyTrace(_ trace: EditTrace, commitEvery: Int?) throws -> Document {
-        let document = Document()
-        let text = try document.putObject(obj: .ROOT, key: "text", ty: .Text)
-        for (index, edit) in trace.edits.enumerated() {
-            try document.spliceText(obj: text, start: edit.position, delete: edit.deleteCount, value: edit.insert)
-            if let commitEvery, index % commitEvery == commitEvery - 1 { document.commitWith() }
-        }
-        return document
     }
 
     func perItem(_ label: String, budgetMicros: Double, _ body: (Document, Int) throws -> Void) throws {
@@ -116,6 +101,7 @@ struct SuiteBench: ParsableCommand {
         try measure("merge two concurrent 100,000-op histories", runs: max(1, runs / 2)) {
             let target = left.fork()
             try target.merge(other: right)
+            return target
         }
     }
 
@@ -133,6 +119,7 @@ struct SuiteBench: ParsableCommand {
         try measure("apply 10,000 encoded changes one by one", runs: max(1, runs / 2)) {
             let target = Document()
             for change in encoded { try target.applyEncodedChanges(encoded: change) }
+            return target
         }
     }
 }

@@ -206,7 +206,7 @@ extension DocumentState {
                 case .element(let element):
                     if let location = object.sequence.location(of: element) {
                         let target = object.sequence[location]
-                        existing.insert(target.insertOp.id)
+                        existing.insert(target.id)
                         for update in target.updates { existing.insert(update.id) }
                     }
                 }

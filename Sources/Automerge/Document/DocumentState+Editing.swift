@@ -193,19 +193,20 @@ extension DocumentState {
         guard object.kind == .text, tree.markCount > 0, let scanStart else { return candidates.last?.reference ?? lastVisible }
         tree.forEach(from: scanStart) { element in
             if candidates.isEmpty { candidates.append((lastVisible, nil)) }
-            let op = element.insertOp
-            if op.isMark {
-                if op.isMarkEnd, op.id.counter > 0,
-                   let pair = candidates.firstIndex(where: { $0.anchor == OpId(counter: op.id.counter - 1, actor: op.id.actor) }) {
+            if element.isMark {
+                let id = element.id
+                let isBegin = element.markName != nil
+                if !isBegin, id.counter > 0,
+                   let pair = candidates.firstIndex(where: { $0.anchor == OpId(counter: id.counter - 1, actor: id.actor) }) {
                     candidates.removeSubrange(pair...)
                     return true
                 }
-                if (op.isMarkBegin && op.expand) || (op.isMarkEnd && !op.expand) {
-                    candidates.append((op.id, op.id))
+                if (isBegin && element.expand) || (!isBegin && !element.expand) {
+                    candidates.append((id, id))
                 }
                 return true
             }
-            return element.winner == nil
+            return !element.isVisible
         }
         return candidates.last?.reference ?? lastVisible
     }

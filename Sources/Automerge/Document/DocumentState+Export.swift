@@ -27,14 +27,15 @@ extension DocumentState {
             guard let object = ops.object(id) else { continue }
             let storedObject = id.isRoot ? nil : rows.stored(id)
             if object.kind.isSequence {
-                object.sequence.forEachElement { element in
-                    let reference: OpId
-                    if case .element(let key) = element.insertOp.key { reference = key } else { reference = .root }
-                    rows.append(element.insertOp, object: storedObject,
-                                key: .element(reference.isRoot ? nil : rows.stored(reference)))
-                    if !element.updates.isEmpty {
-                        let key = StoredKey.element(rows.stored(element.id))
-                        for update in element.updates { rows.append(update, object: storedObject, key: key) }
+                object.sequence.forEachLeaf { elements in
+                    for index in elements.indices {
+                        let reference = elements[index].reference
+                        rows.appendInsert(elements[index], object: storedObject,
+                                          key: .element(reference.isRoot ? nil : rows.stored(reference)))
+                        if !elements[index].updates.isEmpty {
+                            let key = StoredKey.element(rows.stored(elements[index].id))
+                            for update in elements[index].updates { rows.append(update, object: storedObject, key: key) }
+                        }
                     }
                 }
             } else {
@@ -61,10 +62,22 @@ private struct OpRowExporter {
     func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: docIndex[Int(id.actor)]) }
 
     mutating func append(_ op: Op, object: StoredOpId?, key: StoredKey) {
+        append(id: op.id, insert: op.insert, action: op.action, value: op.value, successors: op.successors,
+               expand: op.expand, markName: op.markName, object: object, key: key)
+    }
+
+    /// Appends a sequence element's insert op from its fields (no ``Op`` built).
+    mutating func appendInsert(_ element: borrowing SequenceElement, object: StoredOpId?, key: StoredKey) {
+        append(id: element.id, insert: true, action: element.action, value: element.value, successors: element.successors,
+               expand: element.expand, markName: element.markName, object: object, key: key)
+    }
+
+    private mutating func append(id: OpId, insert: Bool, action: OpAction, value: Primitive, successors: SuccessorList,
+                                 expand: Bool, markName: String?, object: StoredOpId?, key: StoredKey) {
         let docIndex = docIndex
-        writer.append(object: object, key: key, insert: op.insert, action: UInt64(op.action.rawValue),
-                      value: op.value, id: stored(op.id),
-                      group: op.successors.lazy.map { StoredOpId(counter: UInt64($0.id.counter), actor: docIndex[Int($0.id.actor)]) },
-                      expand: op.expand, markName: op.markName)
+        writer.append(object: object, key: key, insert: insert, action: UInt64(action.rawValue),
+                      value: value, id: stored(id),
+                      group: successors.lazy.map { StoredOpId(counter: UInt64($0.id.counter), actor: docIndex[Int($0.id.actor)]) },
+                      expand: expand, markName: markName)
     }
 }

@@ -34,13 +34,13 @@ extension DocumentState {
         }
 
         object.sequence.forEach { element in
-            let op = element.insertOp
-            if op.isMark {
-                if clock == nil || clock!.covers(op.id) {
-                    if let name = op.markName {
-                        active[op.id] = (name, op.value)
-                    } else if op.id.counter > 0 {
-                        active.removeValue(forKey: OpId(counter: op.id.counter - 1, actor: op.id.actor))
+            if element.isMark {
+                let id = element.id
+                if clock == nil || clock!.covers(id) {
+                    if let name = element.markName {
+                        active[id] = (name, element.value)
+                    } else if id.counter > 0 {
+                        active.removeValue(forKey: OpId(counter: id.counter - 1, actor: id.actor))
                     }
                     dirty = true
                 }

@@ -87,7 +87,7 @@ extension DocumentState {
         }
         var children: [(OpId, Int, Bool)] = []
         object.sequence.forEach { element in
-            if element.insertOp.isMark { return true }
+            if element.isMark { return true }
             let oldOps = isNew ? [] : (before.map { element.visibleOps(at: $0) } ?? element.visibleOps)
             let newOps = after.map { element.visibleOps(at: $0) } ?? element.visibleOps
             switch (oldOps.last, newOps.last) {

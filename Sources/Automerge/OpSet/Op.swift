@@ -110,12 +110,9 @@ struct Op: Sendable {
     /// The name of a mark begin anchor; nil for an end anchor.
     var markName: String? = nil
     /// Ops that overwrote or incremented this one, sorted by op id.
-    var successors: [Successor] = []
+    var successors = SuccessorList()
 
-    var isCounter: Bool {
-        if action == .set, case .counter = value { return true }
-        return false
-    }
+    var isCounter: Bool { Self.isCounter(action: action, value: value) }
 
     var isMark: Bool { action == .mark }
     var isMarkBegin: Bool { action == .mark && markName != nil }
@@ -123,27 +120,41 @@ struct Op: Sendable {
 
     /// Whether the op contributes a value now: not an increment or mark, and
     /// not overwritten (a counter stays visible while only incremented).
-    var isVisible: Bool {
+    var isVisible: Bool { Self.isVisible(action: action, value: value, successors: successors) }
+
+    /// Visibility at a point in history.
+    func isVisible(at clock: Clock) -> Bool {
+        Self.isVisible(id: id, action: action, value: value, successors: successors, at: clock)
+    }
+
+    /// Visibility now of an op with these fields (sequence elements keep
+    /// their insert op's fields apart, see ``SequenceElement``).
+    static func isVisible(action: OpAction, value: Primitive, successors: SuccessorList) -> Bool {
         switch action {
         case .increment, .mark, .delete: return false
         default:
             if successors.isEmpty { return true }
-            return isCounter && successors.allSatisfy { $0.increment != nil }
+            return isCounter(action: action, value: value) && successors.allIncrements
         }
     }
 
-    /// Visibility at a point in history.
-    func isVisible(at clock: Clock) -> Bool {
+    /// Visibility at `clock` of an op with these fields.
+    static func isVisible(id: OpId, action: OpAction, value: Primitive, successors: SuccessorList, at clock: Clock) -> Bool {
         switch action {
         case .increment, .mark, .delete: return false
         default:
             guard clock.covers(id) else { return false }
-            let counter = isCounter
+            let counter = isCounter(action: action, value: value)
             for successor in successors where clock.covers(successor.id) {
                 if !(counter && successor.increment != nil) { return false }
             }
             return true
         }
+    }
+
+    static func isCounter(action: OpAction, value: Primitive) -> Bool {
+        if action == .set, case .counter = value { return true }
+        return false
     }
 
     /// The value of a counter including its increments (all, or those in `clock`).

@@ -41,14 +41,16 @@ extension OpSet {
             guard stored.action <= 7, let action = OpAction(rawValue: UInt8(stored.action)) else {
                 throw .unknownAction(row: row, action: stored.action)
             }
-            var successors: [Successor] = []
+            var successors = SuccessorList()
             if !stored.successors.isEmpty {
-                successors.reserveCapacity(stored.successors.count)
+                var list: [Successor] = []
+                list.reserveCapacity(stored.successors.count)
                 for successor in stored.successors {
                     let successorId = try opId(successor, row: row)
-                    successors.append(Successor(id: successorId, increment: increments[successorId]))
+                    list.append(Successor(id: successorId, increment: increments[successorId]))
                 }
-                if successors.count > 1 { successors.sort { opSet.actors.precedes($0.id, $1.id) } }
+                if list.count > 1 { list.sort { opSet.actors.precedes($0.id, $1.id) } }
+                successors = SuccessorList(sorted: list)
             }
             let kind = opSet.objects[currentIndex].kind
             switch stored.key {

@@ -11,18 +11,18 @@ extension OpSet {
         guard sequence.markCount > 0 else { return true }
         var openBegins = Set<OpId>()
         var inOrder = true
-        func visit(_ op: Op) {
-            guard op.action == .mark else { return }
-            if op.markName != nil {
-                openBegins.insert(op.id)
-            } else if op.id.counter == 0 || !openBegins.contains(OpId(counter: op.id.counter - 1, actor: op.id.actor)) {
+        func visit(id: OpId, action: OpAction, isBegin: Bool) {
+            guard action == .mark else { return }
+            if isBegin {
+                openBegins.insert(id)
+            } else if id.counter == 0 || !openBegins.contains(OpId(counter: id.counter - 1, actor: id.actor)) {
                 inOrder = false
             }
         }
         sequence.forEachElement { element in
             guard inOrder else { return }
-            visit(element.insertOp)
-            for update in element.updates { visit(update) }
+            visit(id: element.id, action: element.action, isBegin: element.markName != nil)
+            for update in element.updates { visit(id: update.id, action: update.action, isBegin: update.markName != nil) }
         }
         return inOrder
     }

@@ -152,7 +152,7 @@ struct OpSet: Sendable {
         let actors = self.actors
         objects[index].sequence.modify(at: location) { element in
             for pred in change.predecessors {
-                _ = element.modifyOp(pred) { $0.addSuccessor(successor, actors: actors) }
+                _ = element.addSuccessor(successor, to: pred, actors: actors)
             }
             if change.action != .delete {
                 let op = change.storedOp
@@ -165,8 +165,7 @@ struct OpSet: Sendable {
 
 extension Op {
     mutating func addSuccessor(_ successor: Successor, actors: ActorTable) {
-        let position = successors.firstIndex { actors.precedes(successor.id, $0.id) } ?? successors.endIndex
-        successors.insert(successor, at: position)
+        successors.insert(successor, actors: actors)
     }
 }
 

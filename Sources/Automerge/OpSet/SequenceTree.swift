@@ -218,14 +218,19 @@ struct SequenceTree: Sendable {
     /// Calls `body` with every element in document order, borrowing each in
     /// place (no copy of its ops), for whole-sequence scans such as saving.
     func forEachElement(_ body: (borrowing SequenceElement) -> Void) {
+        forEachLeaf { elements in
+            for index in elements.indices { body(elements[index]) }
+        }
+    }
+
+    /// Calls `body` with the elements of each leaf in document order. Through
+    /// the buffer a scan reads the fields it needs in place; element by
+    /// element through the arrays' accessors, each element (its ops, their
+    /// strings) was copied, retained and released.
+    func forEachLeaf(_ body: (UnsafeBufferPointer<SequenceElement>) -> Void) {
         var leaf = firstLeaf
         while leaf >= 0 {
-            // Through the buffer: element by element through the arrays'
-            // accessors, each element (its ops, their strings) was retained
-            // and released.
-            nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
-                for index in elements.indices { body(elements[index]) }
-            }
+            nodes[Int(leaf)].elements.withUnsafeBufferPointer(body)
             leaf = nodes[Int(leaf)].next
         }
     }
@@ -237,7 +242,7 @@ struct SequenceTree: Sendable {
         let leaf = Int(location.leaf)
         let before = nodes[leaf].elements[location.index].units
         body(&nodes[leaf].elements[location.index])
-        let after = width.units(of: nodes[leaf].elements[location.index].winner)
+        let after = nodes[leaf].elements[location.index].units(under: width)
         nodes[leaf].elements[location.index].units = after
         if after != before { addUnits(Int(after - before), from: location.leaf) }
     }
@@ -245,7 +250,7 @@ struct SequenceTree: Sendable {
     /// Inserts `element` at `location` (an index may equal the leaf's count).
     mutating func insert(_ element: SequenceElement, at location: Location) {
         var element = element
-        element.units = width.units(of: element.winner)
+        element.units = element.units(under: width)
         let leaf = Int(location.leaf)
         if location.index == nodes[leaf].elements.count {
             nodes[leaf].elements.append(element)  // Array.insert at the end takes the slower general path
@@ -254,7 +259,7 @@ struct SequenceTree: Sendable {
         }
         if indexed { leafOfElement[element.id] = location.leaf }
         elementCount += 1
-        if element.insertOp.isMark { markCount += 1 }
+        if element.isMark { markCount += 1 }
         if element.units != 0 { addUnits(Int(element.units), from: location.leaf) }
         lastInserted = location
         if nodes[leaf].elements.count > Self.maxLeafElements {

@@ -32,6 +32,7 @@ struct DeltaEncoder {
     private var rle = RLEEncoder<Int64>()
     private var absolute: Int64 = 0
 
+    @inline(__always)
     mutating func append(_ value: Int64?) {
         guard let value else { rle.appendNull(); return }
         rle.appendValue(value &- absolute)
@@ -87,6 +88,7 @@ struct BooleanEncoder {
     private var count: UInt64 = 0
     private var sawTrue = false
 
+    @inline(__always)
     mutating func append(_ value: Bool) {
         if value == current {
             count += 1

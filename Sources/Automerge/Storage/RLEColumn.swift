@@ -170,6 +170,11 @@ enum RLEColumn {
 }
 
 /// The canonical RLE encoder.
+///
+/// Saving calls it a dozen times per op, so the common cases (extending a
+/// run of equal values or of nulls) are inlined into the caller, and a
+/// literal run's values are written as they come into a byte buffer rather
+/// than kept as values to be written when the run ends.
 struct RLEEncoder<V: RLEValue> {
     private enum Mode { case empty, initialNulls, nulls, lone, run, literal }
 
@@ -179,32 +184,49 @@ struct RLEEncoder<V: RLEValue> {
     private var runCount = 0
     /// The last value appended (lone, run, or the pending end of a literal).
     private var current: V? = nil
-    /// The values of a literal run before `current`.
-    private var literal: [V] = []
+    /// The encoded values of a literal run before `current`, and their number.
+    private var literalBytes: [UInt8] = []
+    private var literalCount = 0
 
     init() {}
 
+    @inline(__always)
     mutating func append(_ value: V?) {
         if let value { appendValue(value) } else { appendNull() }
     }
 
+    @inline(__always)
     mutating func appendNull() {
+        if mode == .nulls || mode == .initialNulls {
+            nullCount += 1
+        } else {
+            appendNullSlowly()
+        }
+    }
+
+    private mutating func appendNullSlowly() {
         switch mode {
         case .empty: mode = .initialNulls; nullCount = 1
         case .initialNulls, .nulls: nullCount += 1
-        case .lone:
+        case .lone, .literal:
             flushLiteral(ending: current!)
             mode = .nulls; nullCount = 1
         case .run:
             flushRun()
             mode = .nulls; nullCount = 1
-        case .literal:
-            flushLiteral(ending: current!)
-            mode = .nulls; nullCount = 1
         }
     }
 
+    @inline(__always)
     mutating func appendValue(_ value: V) {
+        if mode == .run, let current, V.same(current, value) {
+            runCount += 1
+        } else {
+            appendValueSlowly(value)
+        }
+    }
+
+    private mutating func appendValueSlowly(_ value: V) {
         switch mode {
         case .empty:
             mode = .lone
@@ -215,7 +237,7 @@ struct RLEEncoder<V: RLEValue> {
             if V.same(current!, value) {
                 mode = .run; runCount = 2
             } else {
-                literal.append(current!)
+                addToLiteral(current!)
                 mode = .literal
             }
         case .run:
@@ -231,7 +253,7 @@ struct RLEEncoder<V: RLEValue> {
                 flushLiteralBuffer()
                 mode = .run; runCount = 2
             } else {
-                literal.append(current!)
+                addToLiteral(current!)
             }
         }
         current = value
@@ -251,6 +273,11 @@ struct RLEEncoder<V: RLEValue> {
         return output
     }
 
+    private mutating func addToLiteral(_ value: V) {
+        V.write(value, to: &literalBytes)
+        literalCount += 1
+    }
+
     private mutating func flushNulls() {
         LEB128.appendSigned(0, to: &output)
         LEB128.appendUnsigned(UInt64(nullCount), to: &output)
@@ -264,14 +291,15 @@ struct RLEEncoder<V: RLEValue> {
     }
 
     private mutating func flushLiteral(ending last: V) {
-        literal.append(last)
+        addToLiteral(last)
         flushLiteralBuffer()
     }
 
     private mutating func flushLiteralBuffer() {
-        LEB128.appendSigned(-Int64(literal.count), to: &output)
-        for value in literal { V.write(value, to: &output) }
-        literal.removeAll(keepingCapacity: true)
+        LEB128.appendSigned(-Int64(literalCount), to: &output)
+        output.append(contentsOf: literalBytes)
+        literalBytes.removeAll(keepingCapacity: true)
+        literalCount = 0
     }
 }
 

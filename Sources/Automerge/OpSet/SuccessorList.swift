@@ -1,0 +1,79 @@
+/// The successors of one op, sorted by op id.
+///
+/// Most ops have none, and nearly every op that has any has one: the delete
+/// or put that overwrote it. That one is kept inline, so deleting a text
+/// character allocates nothing (an array per deleted element was a fifth of
+/// a loaded editing trace's memory and a malloc per delete). Two or more
+/// successors, or any increment (whose amount needs a field), use an array.
+struct SuccessorList: Sendable, Equatable {
+    private enum Storage: Sendable, Equatable {
+        case none
+        case one(OpId)
+        case many([Successor])
+    }
+
+    private var storage: Storage = .none
+
+    init() {}
+
+    /// A list holding `successors`, which must be sorted by op id.
+    init(sorted successors: [Successor]) {
+        switch successors.count {
+        case 0: storage = .none
+        case 1 where successors[0].increment == nil: storage = .one(successors[0].id)
+        default: storage = .many(successors)
+        }
+    }
+
+    /// Inserts `successor` at its place in op id order.
+    mutating func insert(_ successor: Successor, actors: ActorTable) {
+        switch storage {
+        case .none:
+            storage = successor.increment == nil ? .one(successor.id) : .many([successor])
+        case .one(let existing):
+            let first = Successor(id: existing)
+            storage = .many(actors.precedes(successor.id, existing) ? [successor, first] : [first, successor])
+        case .many(var list):
+            storage = .none  // drop the enum's reference so the array is uniquely held and grows in place
+            let position = list.firstIndex { actors.precedes(successor.id, $0.id) } ?? list.endIndex
+            list.insert(successor, at: position)
+            storage = .many(list)
+        }
+    }
+}
+
+extension SuccessorList: RandomAccessCollection {
+    var startIndex: Int { 0 }
+
+    var endIndex: Int {
+        switch storage {
+        case .none: return 0
+        case .one: return 1
+        case .many(let list): return list.count
+        }
+    }
+
+    subscript(position: Int) -> Successor {
+        switch storage {
+        case .none: preconditionFailure("index out of range")
+        case .one(let id):
+            precondition(position == 0, "index out of range")
+            return Successor(id: id)
+        case .many(let list): return list[position]
+        }
+    }
+
+    var isEmpty: Bool {
+        if case .none = storage { return true }
+        return false
+    }
+
+    /// Whether every successor is an increment (true when there are none).
+    var allIncrements: Bool {
+        switch storage {
+        case .none: return true
+        case .one: return false
+        case .many(let list): return list.allSatisfy { $0.increment != nil }
+        }
+    }
+}
