@@ -10,6 +10,7 @@ let package = Package(
         // What each fuzz target does with its input; used by Fuzz/Package.swift and the corpus replay test.
         .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
         .executable(name: "automerge", targets: ["AutomergeCLI"]),
+        .executable(name: "automerge-memory-probe", targets: ["AutomergeMemoryProbe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -34,11 +35,15 @@ let package = Package(
             dependencies: ["Automerge", "AutomergeConformance", .product(name: "Crypto", package: "swift-crypto")],
             path: "Fuzz/AutomergeFuzzing"
         ),
+        // Loads one document in a process holding only the library, for `automerge bench memory`.
+        .executableTarget(name: "AutomergeMemoryProbe", dependencies: ["Automerge"]),
         .executableTarget(
             name: "AutomergeCLI",
             dependencies: [
                 "Automerge",
                 "AutomergeConformance",
+                // Built with the CLI so that `swift run automerge bench` finds it beside itself.
+                "AutomergeMemoryProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -105,33 +105,33 @@ struct SaveBench: ParsableCommand {
 /// document costs, free of whatever earlier benchmarks left in the heap.
 struct MemoryBench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "memory", abstract: "Resident memory of this process after loading a file.")
+        commandName: "memory",
+        abstract: "Resident memory of a fresh process (automerge-memory-probe) after loading a file.")
     @Argument var file: String
 
     func run() throws {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        let before = residentMegabytes()
-        let document = try Document(bytes)
-        let after = residentMegabytes()
-        // What the document itself keeps: the heap that loading used and
-        // freed goes back to the system (glibc keeps it otherwise).
-        #if os(Linux)
-        _ = glibcMallocTrim(0)
-        #endif
-        let kept = residentMegabytes()
-        print(String(format: "resident %.1f MB after load, %.1f MB once freed memory is returned (%.1f MB before it; %d heads)",
-                     after, kept, before, document.heads().count))
+        print(try Self.measureInChild(file: file))
     }
 
-    /// Runs `automerge bench memory` on `bytes` in a child process and
-    /// returns its output line.
+    /// Loads `bytes` in a fresh `automerge-memory-probe` process and returns
+    /// its report.
     static func measureInChild(_ bytes: Data) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("automerge-bench-\(getpid()).automerge")
         try bytes.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
+        return try measureInChild(file: file.path)
+    }
+
+    /// Runs the probe, built beside this executable, on `file`.
+    static func measureInChild(file: String) throws -> String {
+        let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("automerge-memory-probe")
+        guard FileManager.default.isExecutableFile(atPath: probe.path) else {
+            throw ValidationError("\(probe.path) is missing: build it with `swift build -c release` (it is built with the CLI)")
+        }
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["bench", "memory", file.path]
+        child.executableURL = probe
+        child.arguments = [file]
         let pipe = Pipe()
         child.standardOutput = pipe
         try child.run()
@@ -177,9 +177,3 @@ struct CodableBench: ParsableCommand {
         if decoded != model { throw ValidationError("decoded model differs from the encoded one") }
     }
 }
-
-#if os(Linux)
-/// glibc's `malloc_trim`, which the Glibc module does not export.
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
-#endif

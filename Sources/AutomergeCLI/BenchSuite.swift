@@ -124,14 +124,6 @@ struct SuiteBench: ParsableCommand {
     }
 }
 
-/// Current resident memory, from /proc (0 where unavailable).
-func residentMegabytes() -> Double {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
-    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
-}
-
 /// Peak resident memory of the process.
 func peakMegabytes() -> Double {
     var usage = rusage()

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Errors from finding or establishing a location of a document while encoding,
 /// decoding from a path, or binding. Every message names the path and the reason.

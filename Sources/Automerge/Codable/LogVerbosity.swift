@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How much the encoder reports while it works.
 public enum LogVerbosity: Int, Comparable, Sendable {
@@ -30,6 +36,7 @@ struct CodableLog: Sendable {
     }
 
     private func emit(_ message: String) {
-        FileHandle.standardError.write(Data("[AutomergeEncoder] \(message)\n".utf8))
+        let line = Array("[AutomergeEncoder] \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

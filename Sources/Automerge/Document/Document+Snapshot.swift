@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The exact visible state of a document, for conformance dumps: values
 /// keep their exact form (timestamps as milliseconds, floats by bits) and

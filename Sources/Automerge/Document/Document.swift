@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An Automerge document: a JSON-like tree of maps, lists, text, counters
 /// and scalars that many peers edit concurrently and merge without conflicts.
@@ -8,7 +12,7 @@ import Foundation
 /// read ``heads()``, save, fork or merge. A `Document` is safe to use from
 /// many threads: every call holds an internal lock.
 public final class Document: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     var state: DocumentState
 
     /// A new, empty document with a random actor.

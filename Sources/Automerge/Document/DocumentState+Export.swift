@@ -28,13 +28,14 @@ extension DocumentState {
             let storedObject = id.isRoot ? nil : rows.stored(id)
             if object.kind.isSequence {
                 object.sequence.forEachLeaf { elements in
-                    for index in elements.indices {
-                        let reference = elements[index].reference
-                        rows.appendInsert(elements[index], object: storedObject,
+                    guard let first = elements.baseAddress else { return }
+                    for element in first..<first + elements.count {
+                        let reference = element.pointee.reference
+                        rows.appendInsert(element, object: storedObject,
                                           key: .element(reference.isRoot ? nil : rows.stored(reference)))
-                        if !elements[index].updates.isEmpty {
-                            let key = StoredKey.element(rows.stored(elements[index].id))
-                            for update in elements[index].updates { rows.append(update, object: storedObject, key: key) }
+                        if !element.pointee.updates.isEmpty {
+                            let key = StoredKey.element(rows.stored(element.pointee.id))
+                            for update in element.pointee.updates { rows.append(update, object: storedObject, key: key) }
                         }
                     }
                 }
@@ -66,10 +67,12 @@ private struct OpRowExporter {
                expand: op.expand, markName: op.markName, object: object, key: key)
     }
 
-    /// Appends a sequence element's insert op from its fields (no ``Op`` built).
-    mutating func appendInsert(_ element: borrowing SequenceElement, object: StoredOpId?, key: StoredKey) {
-        append(id: element.id, insert: true, action: element.action, value: element.value, successors: element.successors,
-               expand: element.expand, markName: element.markName, object: object, key: key)
+    /// Appends a sequence element's insert op from its fields, read in
+    /// place (neither the element nor an ``Op`` is copied).
+    mutating func appendInsert(_ element: UnsafePointer<SequenceElement>, object: StoredOpId?, key: StoredKey) {
+        append(id: element.pointee.id, insert: true, action: element.pointee.action, value: element.pointee.value,
+               successors: element.pointee.successors, expand: element.pointee.expand,
+               markName: element.pointee.markName, object: object, key: key)
     }
 
     private mutating func append(id: OpId, insert: Bool, action: OpAction, value: Primitive, successors: SuccessorList,

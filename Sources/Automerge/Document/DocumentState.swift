@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything a ``Document`` holds, as a value: forking copies it.
 struct DocumentState: Sendable {

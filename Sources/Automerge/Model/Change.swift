@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A change of a document's history: a group of ops one actor committed.
 public struct Change: Equatable, Sendable {

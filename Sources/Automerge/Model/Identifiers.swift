@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The identity of one peer (one writer) of a document: 1 to 128 bytes,
 /// 16 random bytes by default.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A collaboratively edited string: a reference to a Text object in a document.
 ///
@@ -18,17 +22,10 @@ import Foundation
 /// note.title.value = "A better title"   // minimal splices into the document
 /// ```
 public final class AutomergeText: Codable, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var doc: Document?
     private var objId: ObjId?
     private var unboundStorage: String
-
-    /// Runs `body` holding the instance's lock (`NSLocking.withLock` needs macOS 14).
-    private func synchronized<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
 
     /// An unbound instance holding `initialValue`.
     public init(_ initialValue: String = "") {
@@ -49,7 +46,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     }
 
     /// Whether the instance reads and writes a document.
-    public var isBound: Bool { synchronized { doc != nil } }
+    public var isBound: Bool { lock.withLock { doc != nil } }
 
     /// Binds to the Text object at a dot-separated `path`, such as `.notes.[0].title`.
     /// See ``bind(doc:path:)-([AnyCodingKey])``.
@@ -84,7 +81,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// - Throws: ``BindingError/NotText`` if `id` is not a Text object of `doc`.
     public func bind(doc: Document, id: ObjId) throws {
         guard (try? doc.objectType(obj: id)) == .Text else { throw BindingError.NotText }
-        let pending = synchronized { unboundStorage }
+        let pending = lock.withLock { unboundStorage }
         if !pending.isEmpty { try doc.updateText(obj: id, value: pending) }
         attach(doc: doc, id: id)
     }
@@ -94,12 +91,12 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// write, the instance unbinds and keeps the value (``isBound`` turns false).
     public var value: String {
         get {
-            let (doc, objId, unbound) = synchronized { (self.doc, self.objId, unboundStorage) }
+            let (doc, objId, unbound) = lock.withLock { (self.doc, self.objId, unboundStorage) }
             guard let doc, let objId else { return unbound }
             return (try? doc.text(obj: objId)) ?? unbound
         }
         set {
-            let (doc, objId) = synchronized { (self.doc, self.objId) }
+            let (doc, objId) = lock.withLock { (self.doc, self.objId) }
             if let doc, let objId {
                 do {
                     if try doc.text(obj: objId).utf8.elementsEqual(newValue.utf8) { return }
@@ -107,11 +104,11 @@ public final class AutomergeText: Codable, @unchecked Sendable {
                     try doc.updateText(obj: objId, value: newValue)
                     return
                 } catch {
-                    synchronized { self.doc = nil; self.objId = nil }
+                    lock.withLock { self.doc = nil; self.objId = nil }
                 }
             }
             sendObjectWillChange()
-            synchronized { unboundStorage = newValue }
+            lock.withLock { unboundStorage = newValue }
         }
     }
 
@@ -119,7 +116,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
 
     /// Binds without writing (the encoder has already written the content).
     func attach(doc: Document, id: ObjId) {
-        synchronized {
+        lock.withLock {
             self.doc = doc
             objId = id
             unboundStorage = ""
@@ -128,14 +125,14 @@ public final class AutomergeText: Codable, @unchecked Sendable {
 
     /// Whether the instance is bound to the Text object `id` of `doc`.
     func isBound(to doc: Document, id: ObjId) -> Bool {
-        synchronized { self.doc === doc && objId == id }
+        lock.withLock { self.doc === doc && objId == id }
     }
 
     /// Whether the instance is bound to a document other than `doc`. The
     /// encoder (re)binds instances that are unbound or bound to the document
     /// it writes, so that an instance follows its text when a list is reordered.
     func isBound(toOtherThan doc: Document) -> Bool {
-        synchronized { self.doc != nil && self.doc !== doc }
+        lock.withLock { self.doc != nil && self.doc !== doc }
     }
 
     // MARK: Codable

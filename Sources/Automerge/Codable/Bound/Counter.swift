@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A counter that many peers change concurrently: their increments add up
 /// when documents merge, instead of one write winning.
@@ -18,17 +22,10 @@ import Foundation
 /// A counter in a list is bound to its index; if elements are inserted or
 /// removed before it, decode the model again to rebind.
 public final class Counter: Codable, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var doc: Document?
     private var slot: ValueSlot?
     private var unboundStorage: Int
-
-    /// Runs `body` holding the instance's lock (`NSLocking.withLock` needs macOS 14).
-    private func synchronized<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
 
     /// An unbound counter with `initialValue`.
     public init(_ initialValue: Int = 0) {
@@ -51,7 +48,7 @@ public final class Counter: Codable, @unchecked Sendable {
     }
 
     /// Whether the counter reads and writes a document.
-    public var isBound: Bool { synchronized { doc != nil } }
+    public var isBound: Bool { lock.withLock { doc != nil } }
 
     /// Binds to the counter at a dot-separated `path`, such as `.stats.views`.
     /// See ``bind(doc:path:)-([AnyCodingKey])``.
@@ -74,7 +71,7 @@ public final class Counter: Codable, @unchecked Sendable {
         }
         guard let target else { throw BindingError.InvalidPath("the root of a document is a map, not a counter") }
         if target.steps.count == 1, case .Scalar(.Counter)? = target.existing {
-            let pending = synchronized { unboundStorage }
+            let pending = lock.withLock { unboundStorage }
             if pending != 0 { try doc.increment(at: target.slot, by: Int64(pending)) }
             attach(doc: doc, slot: target.slot)
             return
@@ -89,7 +86,7 @@ public final class Counter: Codable, @unchecked Sendable {
     /// unbinds and keeps the value (``isBound`` turns false).
     public var value: Int {
         get {
-            let (doc, slot, unbound) = synchronized { (self.doc, self.slot, unboundStorage) }
+            let (doc, slot, unbound) = lock.withLock { (self.doc, self.slot, unboundStorage) }
             guard let doc, let slot else { return unbound }
             if case .Scalar(.Counter(let current))? = try? doc.value(at: slot) { return Int(truncatingIfNeeded: current) }
             return unbound
@@ -103,20 +100,20 @@ public final class Counter: Codable, @unchecked Sendable {
     /// Adds `value` (negative to subtract) to the counter.
     public func increment(by value: Int) {
         sendObjectWillChange()
-        let (doc, slot) = synchronized { (self.doc, self.slot) }
+        let (doc, slot) = lock.withLock { (self.doc, self.slot) }
         if let doc, let slot {
             do {
                 try doc.increment(at: slot, by: Int64(value))
                 return
             } catch {
-                synchronized {
+                lock.withLock {
                     unboundStorage = self.value(in: doc, at: slot) ?? unboundStorage
                     self.doc = nil
                     self.slot = nil
                 }
             }
         }
-        synchronized { unboundStorage &+= value }
+        lock.withLock { unboundStorage &+= value }
     }
 
     private func value(in doc: Document, at slot: ValueSlot) -> Int? {
@@ -128,7 +125,7 @@ public final class Counter: Codable, @unchecked Sendable {
 
     /// Binds without writing (the encoder has already written the value).
     func attach(doc: Document, slot: ValueSlot) {
-        synchronized {
+        lock.withLock {
             self.doc = doc
             self.slot = slot
             unboundStorage = 0
@@ -137,13 +134,13 @@ public final class Counter: Codable, @unchecked Sendable {
 
     /// Whether the counter is bound to `slot` of `doc`.
     func isBound(to doc: Document, slot: ValueSlot) -> Bool {
-        synchronized { self.doc === doc && self.slot == slot }
+        lock.withLock { self.doc === doc && self.slot == slot }
     }
 
     /// Whether the counter is bound to a document other than `doc` (the
     /// encoder rebinds counters that are unbound or bound to the document it writes).
     func isBound(toOtherThan doc: Document) -> Bool {
-        synchronized { self.doc != nil && self.doc !== doc }
+        lock.withLock { self.doc != nil && self.doc !== doc }
     }
 
     // MARK: Codable

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `Decoder` handed to `init(from:)`: one value of the document (or its
 /// absence) and where it lives.

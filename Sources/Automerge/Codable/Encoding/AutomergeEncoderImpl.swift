@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `Encoder` handed to `encode(to:)`: records the model into an
 /// ``EncodedValue`` tree without touching the document.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Compares the encoded model with the document and decides the writes
 /// (phase one of an encode). It only reads the document, and it throws every

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads an integer of any width from a scalar: signed, unsigned and counter
 /// scalars, and floats holding an exact whole number (as JavaScript peers write

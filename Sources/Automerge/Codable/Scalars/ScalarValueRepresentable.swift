@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A type stored as a single Automerge scalar (a ``ScalarValue``) rather than
 /// as an object.
