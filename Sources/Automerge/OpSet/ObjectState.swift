@@ -9,7 +9,7 @@ struct ObjectState: Sendable {
     /// How many objects contain this one (0 for the root).
     var depth = 0
     /// Map and table objects: the ops of each key, sorted by op id.
-    var entries: [MapKey: [Op]] = [:]
+    var entries = MapEntries()
     /// List and text objects: the elements in order.
     var sequence: SequenceTree
 

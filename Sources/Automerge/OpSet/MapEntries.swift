@@ -1,0 +1,127 @@
+/// The ops of one map object, by key: a hash table from ``MapKey`` to the
+/// key's ops (sorted by op id), keys kept in the order they first appeared.
+///
+/// `Dictionary` hashed every key with a freshly seeded SipHash, twice per
+/// put (a check, then the modify), and seeding alone was a tenth of a put.
+/// Here a key is hashed once per access with a folded 128-bit multiply over
+/// its UTF-8 bytes, seeded per process so that a peer cannot choose keys
+/// that collide, and the table holds only entry indices (open addressing,
+/// linear probing, at most half full) with each entry's hash cached for
+/// growth and its high half in the table for cheap mismatches. Keys are never removed: a deleted key
+/// keeps its ops (they carry the delete as a successor).
+struct MapEntries: Sendable {
+    /// Every key, in the order it was added.
+    private(set) var keys: [MapKey] = []
+    /// The ops of `keys[i]`.
+    private var ops: [[Op]] = []
+    private var hashes: [UInt64] = []
+    /// The open-addressing table (see ``slotValue(index:hash:)``); 0 is an
+    /// empty slot. Empty until the first key.
+    private var slots: [UInt64] = []
+
+    init() {}
+
+    var count: Int { keys.count }
+    var isEmpty: Bool { keys.isEmpty }
+
+    /// The ops of `key`, or nil if the key never had any.
+    subscript(key: MapKey) -> [Op]? {
+        guard let index = find(key, hash: Self.hash(key)) else { return nil }
+        return ops[index]
+    }
+
+    /// The ops of `key` for reading and writing in place, added empty if
+    /// the key has none yet.
+    subscript(key: MapKey, default _: [Op]) -> [Op] {
+        get { self[key] ?? [] }
+        _modify {
+            let hash = Self.hash(key)
+            let index = find(key, hash: hash) ?? add(key, hash: hash)
+            yield &ops[index]
+        }
+    }
+
+    // MARK: Table
+
+    /// A slot holds the entry index + 1 in its low half and the high half
+    /// of the key's hash in its high half: probing past other keys then
+    /// reads only the slot array (one cache miss for a new key in a large map).
+    @inline(__always)
+    private static func slotValue(index: Int, hash: UInt64) -> UInt64 {
+        (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
+    }
+
+    private func find(_ key: MapKey, hash: UInt64) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let stored = slots[slot]
+            if stored == 0 { return nil }
+            if stored & 0xFFFF_FFFF_0000_0000 == tag {
+                let index = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
+                if keys[index] == key { return index }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func add(_ key: MapKey, hash: UInt64) -> Int {
+        precondition(keys.count < Int(Int32.max), "map object full")
+        if (keys.count + 1) * 2 > slots.count { grow() }
+        let index = keys.count
+        keys.append(key)
+        ops.append([])
+        hashes.append(hash)
+        place(index, hash: hash)
+        return index
+    }
+
+    private mutating func place(_ index: Int, hash: UInt64) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = Self.slotValue(index: index, hash: hash)
+    }
+
+    private mutating func grow() {
+        slots = [UInt64](repeating: 0, count: Swift.max(8, slots.count * 2))
+        for index in hashes.indices { place(index, hash: hashes[index]) }
+    }
+
+    // MARK: Hashing
+
+    /// Per process, so that which keys collide cannot be known in advance.
+    private static let seed = UInt64.random(in: .min ... .max)
+
+    private static func hash(_ key: MapKey) -> UInt64 {
+        key.withBytes { bytes in
+            var state = seed ^ UInt64(bytes.count)
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                let word = UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self)
+                state = fold(state ^ word, 0x9E37_79B9_7F4A_7C15)
+                offset += 8
+            }
+            var tail: UInt64 = 0
+            for position in offset..<bytes.count { tail |= UInt64(bytes[position]) << (8 * UInt64(position - offset)) }
+            return fold(state ^ tail, 0xD6E8_FEB8_6659_FD93 ^ seed)
+        }
+    }
+
+    /// The high and low halves of the full product, combined: every bit of
+    /// both inputs reaches the result (wyhash's mixing step).
+    @inline(__always)
+    private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return product.high ^ product.low
+    }
+}
+
+extension MapEntries: Sequence {
+    /// Each key with its ops, in the order the keys were added.
+    func makeIterator() -> some IteratorProtocol<(key: MapKey, value: [Op])> {
+        zip(keys, ops).lazy.map { (key: $0, value: $1) }.makeIterator()
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+@_spi(Conformance) @testable import Automerge
+
+/// The compact containers of the op set: a map object's key table and an
+/// op's successor list. Each must behave exactly as the plain `Dictionary`
+/// and sorted `Array` it replaces.
+@Suite("Compact op storage")
+struct CompactOpStorageTests {
+    private static func op(_ counter: UInt32, _ key: String) -> Op {
+        Op(id: OpId(counter: counter, actor: 0), action: .set, insert: false, key: .map(MapKey(key)), value: .uint(UInt64(counter)))
+    }
+
+    @Test(arguments: [UInt64(1), 7, 99])
+    func mapEntriesAgreeWithADictionary(seed: UInt64) {
+        var random = StorageTestRandom(seed: seed)  // seeded, so a failure names a reproducible case
+        var entries = MapEntries()
+        // Keyed by UTF-8 bytes: a `[String: _]` would merge the two spellings of "café".
+        var model: [[UInt8]: [Op]] = [:]
+        var order: [String] = []
+        for counter in UInt32(1)...20_000 {
+            // Short and long keys (the hash reads 8 bytes at a time), repeats, and
+            // canonically equivalent strings, which must stay apart.
+            let key: String
+            switch random.next() % 5 {
+            case 0: key = "k\(random.next() % 3_000)"
+            case 1: key = String(repeating: "long key ", count: Int(random.next() % 4)) + "\(random.next() % 500)"
+            case 2: key = random.next() % 2 == 0 ? "caf\u{E9}" : "cafe\u{301}"
+            case 3: key = ""
+            default: key = "\(counter)"
+            }
+            if model[Array(key.utf8)] == nil { order.append(key) }
+            entries[MapKey(key), default: []].append(Self.op(counter, key))
+            model[Array(key.utf8), default: []].append(Self.op(counter, key))
+        }
+        #expect(entries.count == model.count)
+        #expect(entries.keys.map { Array($0.string.utf8) } == order.map { Array($0.utf8) })
+        #expect(entries.allSatisfy { key, ops in model[Array(key.string.utf8)] == ops })
+        #expect(order.allSatisfy { entries[MapKey($0)] == model[Array($0.utf8)] })
+        #expect(entries[MapKey("never used")] == nil)
+        #expect(entries[MapKey("caf\u{E9}")]?.first?.id != entries[MapKey("cafe\u{301}")]?.first?.id)
+    }
+
+    @Test func successorListsStaySortedAndKeepIncrements() {
+        var actors = ActorTable()
+        _ = actors.intern(ActorId())
+        var list = SuccessorList()
+        #expect(list.isEmpty && list.allIncrements)
+        list.insert(Successor(id: OpId(counter: 5, actor: 0)), actors: actors)
+        #expect(Array(list.map(\.id.counter)) == [5])
+        #expect(!list.allIncrements)
+        list.insert(Successor(id: OpId(counter: 2, actor: 0)), actors: actors)
+        list.insert(Successor(id: OpId(counter: 9, actor: 0), increment: 3), actors: actors)
+        #expect(list.map(\.id.counter) == [2, 5, 9])
+        #expect(list.map(\.increment) == [nil, nil, 3])
+
+        var counter = SuccessorList()
+        counter.insert(Successor(id: OpId(counter: 4, actor: 0), increment: -1), actors: actors)
+        #expect(counter.count == 1 && counter.allIncrements && counter[0].increment == -1)
+        #expect(SuccessorList(sorted: [Successor(id: OpId(counter: 4, actor: 0), increment: -1)]) == counter)
+        #expect(SuccessorList(sorted: []) == SuccessorList())
+    }
+}
