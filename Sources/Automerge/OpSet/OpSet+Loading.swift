@@ -10,6 +10,16 @@
 /// update of a missing element or an out-of-range id is a typed error.
 extension OpSet {
     static func load(_ document: StoredDocument, encoding: TextEncoding) throws(LoadError) -> OpSet {
+        // Rows are read in place (`rows[row].field`): a row copied out of the
+        // array retained and released each of its strings and arrays.
+        try document.ops.withUnsafeBufferPointer { rows throws(LoadError) in
+            try load(document, rows: rows, encoding: encoding)
+        }
+    }
+
+    private static func load(
+        _ document: StoredDocument, rows: UnsafeBufferPointer<StoredOp>, encoding: TextEncoding
+    ) throws(LoadError) -> OpSet {
         var opSet = OpSet(encoding: encoding)
         let actorIndices = document.actors.map { opSet.actors.intern($0) }
 
@@ -22,30 +32,36 @@ extension OpSet {
         }
 
         var increments: [OpId: Int64] = [:]
-        for (row, stored) in document.ops.enumerated() where stored.action == UInt64(OpAction.increment.rawValue) {
-            guard let id = stored.id else { throw .missingColumn(column: "id") }
-            increments[try opId(id, row: row)] = ChangeOp.amount(of: stored.value)
+        for row in rows.indices where rows[row].action == UInt64(OpAction.increment.rawValue) {
+            guard let id = rows[row].id else { throw .missingColumn(column: "id") }
+            increments[try opId(id, row: row)] = ChangeOp.amount(of: rows[row].value)
         }
 
         var currentObject = OpId.root
         var currentIndex = 0
-        for (row, stored) in document.ops.enumerated() {
-            guard let storedId = stored.id else { throw .missingColumn(column: "id") }
+        for row in rows.indices {
+            let stored = rows.baseAddress! + row
+            guard let storedId = stored.pointee.id else { throw .missingColumn(column: "id") }
             let id = try opId(storedId, row: row)
-            let object = try stored.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
+            let object = try stored.pointee.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
             if object != currentObject {
                 guard let index = opSet.objectIndex(of: object) else { throw .invalidObjectId(row: row) }
                 currentObject = object
                 currentIndex = index
             }
-            guard stored.action <= 7, let action = OpAction(rawValue: UInt8(stored.action)) else {
-                throw .unknownAction(row: row, action: stored.action)
+            guard stored.pointee.action <= 7, let action = OpAction(rawValue: UInt8(stored.pointee.action)) else {
+                throw .unknownAction(row: row, action: stored.pointee.action)
             }
             var successors = SuccessorList()
-            if !stored.successors.isEmpty {
+            if stored.pointee.successors.count == 1 {
+                // The common case (a deleted character) without an array.
+                let successorId = try opId(stored.pointee.successors[0], row: row)
+                successors.insert(Successor(id: successorId, increment: increments.isEmpty ? nil : increments[successorId]),
+                                  actors: opSet.actors)
+            } else if !stored.pointee.successors.isEmpty {
                 var list: [Successor] = []
-                list.reserveCapacity(stored.successors.count)
-                for successor in stored.successors {
+                list.reserveCapacity(stored.pointee.successors.count)
+                for successor in stored.pointee.successors {
                     let successorId = try opId(successor, row: row)
                     list.append(Successor(id: successorId, increment: increments[successorId]))
                 }
@@ -53,20 +69,22 @@ extension OpSet {
                 successors = SuccessorList(sorted: list)
             }
             let kind = opSet.objects[currentIndex].kind
-            switch stored.key {
+            switch stored.pointee.key {
             case .map(let string):
                 guard !kind.isSequence else { throw .invalidKey(row: row, reason: "a map key in a list or text") }
-                let op = Op(id: id, action: action, insert: false, key: .map(MapKey(string)), value: stored.value,
-                            expand: stored.expand, markName: stored.markName, successors: successors)
+                let op = Op(id: id, action: action, insert: false, key: .map(MapKey(string)), value: stored.pointee.value,
+                            expand: stored.pointee.expand, markName: stored.pointee.markName, successors: successors)
                 opSet.objects[currentIndex].entries[MapKey(string), default: []].appendSorted(op, actors: opSet.actors)
             case .element(let reference):
                 guard kind.isSequence else { throw .invalidKey(row: row, reason: "an element id in a map") }
                 let target = try reference.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
-                let op = Op(id: id, action: action, insert: stored.insert, key: .element(target), value: stored.value,
-                            expand: stored.expand, markName: stored.markName, successors: successors)
-                if stored.insert {
-                    opSet.objects[currentIndex].sequence.append(SequenceElement(insertOp: op))
+                if stored.pointee.insert {
+                    opSet.objects[currentIndex].sequence.append(SequenceElement(
+                        id: id, reference: target, action: action, value: stored.pointee.value,
+                        expand: stored.pointee.expand, markName: stored.pointee.markName, successors: successors))
                 } else {
+                    let op = Op(id: id, action: action, insert: false, key: .element(target), value: stored.pointee.value,
+                                expand: stored.pointee.expand, markName: stored.pointee.markName, successors: successors)
                     var found = opSet.objects[currentIndex].sequence.recentLocation(of: target)
                     if found == nil {
                         opSet.objects[currentIndex].sequence.ensureIndexed()
@@ -79,7 +97,7 @@ extension OpSet {
             }
             if let created = action.objectType {
                 guard opSet.objectIndex(of: id) == nil else { throw .duplicateOpId(row: row) }
-                let key: OpKey = stored.insert ? .element(id) : (stored.key.mapKey.map { .map(MapKey($0)) } ?? .element(id))
+                let key: OpKey = stored.pointee.insert ? .element(id) : (stored.pointee.key.mapKey.map { .map(MapKey($0)) } ?? .element(id))
                 var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
                 // The same nesting bound as received changes (OpSet.maxDepth): reads recurse per level.
                 state.depth = opSet.objects[currentIndex].depth + 1

@@ -131,7 +131,10 @@ struct OpSet: Sendable {
         guard let location = insertionLocation(in: objects[index].sequence, after: reference, id: change.id) else {
             throw .missingElement(reference)
         }
-        objects[index].sequence.insert(SequenceElement(insertOp: change.storedOp), at: location)
+        objects[index].sequence.insert(
+            SequenceElement(id: change.id, reference: reference, action: change.action, value: change.value,
+                            expand: change.expand, markName: change.markName, successors: SuccessorList()),
+            at: location)
     }
 
     /// Where RGA puts a new element `id` inserted after `reference`: among

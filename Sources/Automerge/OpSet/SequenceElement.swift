@@ -24,15 +24,16 @@ struct SequenceElement: Sendable {
     var updates: [Op] = []
     private let markNameStorage: MarkName?
 
-    init(insertOp op: Op) {
-        assert(op.insert, "a sequence element is made by an insert op")
-        id = op.id
-        if case .element(let reference) = op.key { self.reference = reference } else { reference = .root }
-        successors = op.successors
-        action = op.action
-        expand = op.expand
-        value = op.value
-        markNameStorage = op.markName.map(MarkName.init)
+    /// An element from its insert op's fields.
+    init(id: OpId, reference: OpId, action: OpAction, value: Primitive, expand: Bool, markName: String?,
+         successors: SuccessorList) {
+        self.id = id
+        self.reference = reference
+        self.successors = successors
+        self.action = action
+        self.expand = expand
+        self.value = value
+        markNameStorage = markName.map(MarkName.init)
     }
 
     /// The name of a mark begin anchor; nil for an end anchor or any other op.

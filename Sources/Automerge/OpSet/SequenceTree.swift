@@ -248,19 +248,19 @@ struct SequenceTree: Sendable {
     }
 
     /// Inserts `element` at `location` (an index may equal the leaf's count).
-    mutating func insert(_ element: SequenceElement, at location: Location) {
-        var element = element
+    mutating func insert(_ element: consuming SequenceElement, at location: Location) {
         element.units = element.units(under: width)
         let leaf = Int(location.leaf)
+        let (id, isMark, units) = (element.id, element.isMark, element.units)
         if location.index == nodes[leaf].elements.count {
-            nodes[leaf].elements.append(element)  // Array.insert at the end takes the slower general path
+            nodes[leaf].elements.append(consume element)  // Array.insert at the end takes the slower general path
         } else {
-            nodes[leaf].elements.insert(element, at: location.index)
+            nodes[leaf].elements.insert(consume element, at: location.index)
         }
-        if indexed { leafOfElement[element.id] = location.leaf }
+        if indexed { leafOfElement[id] = location.leaf }
         elementCount += 1
-        if element.isMark { markCount += 1 }
-        if element.units != 0 { addUnits(Int(element.units), from: location.leaf) }
+        if isMark { markCount += 1 }
+        if units != 0 { addUnits(Int(units), from: location.leaf) }
         lastInserted = location
         if nodes[leaf].elements.count > Self.maxLeafElements {
             splitLeaf(location.leaf)
@@ -273,7 +273,7 @@ struct SequenceTree: Sendable {
     /// Appends an element at the very end (loading a document, whose rows
     /// are already in order). A full last leaf gets a new empty sibling
     /// rather than a split, so loaded leaves are full and no element moves.
-    mutating func append(_ element: SequenceElement) {
+    mutating func append(_ element: consuming SequenceElement) {
         var node = root
         while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
         if nodes[Int(node)].elements.count >= Self.maxLeafElements {

@@ -75,7 +75,17 @@ enum ChangeReconstruction {
     /// Rebuilds the changes of `document` in change-row order and checks that
     /// they produce the stored heads (unless `verifyHeads` is false).
     static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> [ReconstructedChange] {
-        let ops = document.ops
+        try document.ops.withUnsafeBufferPointer { ops throws(LoadError) in
+            try reconstruct(document, ops: ops, verifyHeads: verifyHeads)
+        }
+    }
+
+    /// The rebuild, reading `document.ops` in place: `ops[row].field` reads
+    /// one field, where each row copied out of the array retained and
+    /// released every string and array in it.
+    private static func reconstruct(
+        _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOp>, verifyHeads: Bool
+    ) throws(LoadError) -> [ReconstructedChange] {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
 
@@ -84,8 +94,8 @@ enum ChangeReconstruction {
         var counterBounds = [UInt64](repeating: 0, count: actorCount)
         for change in document.changes { counterBounds[change.actor] = change.maxOp }
         var rowOfId = StoredOpIdTable(minimumCapacity: ops.count, counterBounds: counterBounds)
-        for (row, op) in ops.enumerated() {
-            guard let id = op.id else { throw .missingColumn(column: "id") }
+        for row in ops.indices {
+            guard let id = ops[row].id else { throw .missingColumn(column: "id") }
             if !rowOfId.insert(id, row: row) { throw .duplicateOpId(row: row) }
         }
 
@@ -95,10 +105,10 @@ enum ChangeReconstruction {
         // row): a document has an op per character, and an array per op was
         // most of the cost of a load.
         var deletes = [Delete]()
-        var deleteOfId = StoredOpIdTable()
+        var deleteOfId = StoredOpIdTable(minimumCapacity: ops.count / 2)
         var resolved = [Int]()
         var predecessorCount = [Int32](repeating: 0, count: ops.count)
-        try ops.withUnsafeBufferPointer { ops throws(LoadError) in
+        do {
             for row in ops.indices {
                 for successor in ops[row].successors {
                     if let target = rowOfId[successor] {
@@ -153,30 +163,43 @@ enum ChangeReconstruction {
         }
 
         // 3: assign every op to its change.
-        var changesOfActor = [[Int]](repeating: [], count: actorCount)
+        // Read per op: copying a change's metadata out of `document.changes` retains its arrays.
+        let maxOps = document.changes.map(\.maxOp)
+        // Each actor's changes (in seq order), laid out flat: actor a's are
+        // changesByActor[actorStart[a]..<actorStart[a + 1]].
+        var actorStart = [Int](repeating: 0, count: actorCount + 1)
         for (index, change) in document.changes.enumerated() {
             guard change.actor >= 0 && change.actor < actorCount else {
                 throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: change.actor))
             }
-            changesOfActor[change.actor].append(index)
+            actorStart[change.actor + 1] += 1
+        }
+        for actor in 0..<actorCount { actorStart[actor + 1] += actorStart[actor] }
+        var changesByActor = [Int](repeating: 0, count: document.changes.count)
+        do {
+            var fill = actorStart
+            for (index, change) in document.changes.enumerated() {
+                changesByActor[fill[change.actor]] = index
+                fill[change.actor] += 1
+            }
         }
         func change(of id: StoredOpId) -> Int? {
             guard id.actor >= 0 && id.actor < actorCount else { return nil }
-            let candidates = changesOfActor[id.actor]
             // The first change (in seq order, maxOps non-decreasing) with maxOp >= counter.
-            var low = 0, high = candidates.count
+            var low = actorStart[id.actor], high = actorStart[id.actor + 1]
+            let end = high
             while low < high {
                 let mid = (low + high) / 2
-                if document.changes[candidates[mid]].maxOp >= id.counter { high = mid } else { low = mid + 1 }
+                if maxOps[changesByActor[mid]] >= id.counter { high = mid } else { low = mid + 1 }
             }
-            return low < candidates.count ? candidates[low] : nil
+            return low < end ? changesByActor[low] : nil
         }
         // Each op's change, then the ops of each change laid out flat, in
         // counter order from the change's start op.
         var changeOfRef = [Int32](repeating: 0, count: ops.count + deletes.count)
         var opCount = [Int](repeating: 0, count: document.changes.count)
-        for (row, op) in ops.enumerated() {
-            guard let index = change(of: op.id!) else { throw .opOutsideChanges(row: row) }
+        for row in ops.indices {
+            guard let index = change(of: ops[row].id!) else { throw .opOutsideChanges(row: row) }
             changeOfRef[row] = Int32(index)
             opCount[index] += 1
         }
@@ -199,8 +222,7 @@ enum ChangeReconstruction {
         for slot in changeOfRef.indices {
             let index = Int(changeOfRef[slot])
             let counter = slot < ops.count ? ops[slot].id!.counter : deletes[slot - ops.count].id.counter
-            let meta = document.changes[index]
-            guard counter >= startOps[index] && counter <= meta.maxOp else { throw .missingOps(change: index) }
+            guard counter >= startOps[index] && counter <= maxOps[index] else { throw .missingOps(change: index) }
             let position = changeStart[index] + Int(counter - startOps[index])
             guard orderedRefs[position] == unfilled else { throw .missingOps(change: index) }
             orderedRefs[position] = slot < ops.count ? Int32(slot) : Int32(-1 - (slot - ops.count))
@@ -244,7 +266,7 @@ enum ChangeReconstruction {
                 others: others.enumerated().map { (document: $0.element, change: $0.offset + 1) }.sorted { $0.document < $1.document })
 
             var writer = OpColumnWriter(kind: .change)
-            ops.withUnsafeBufferPointer { ops in
+            do {
                 for ref in refs {
                     switch ref {
                     case .stored(let row):

@@ -124,6 +124,8 @@ enum OpColumns {
             return UInt64(value)
         }
 
+        // Named once: interpolated per row they cost more than the checks.
+        let groupActorColumn = "\(groupName) actor", groupCounterColumn = "\(groupName) counter"
         var ops = [StoredOp]()
         ops.reserveCapacity(rows)
         var groupIndex = 0
@@ -173,10 +175,10 @@ enum OpColumns {
             if let count = groupCounts?[row] ?? nil, count > 0 {
                 list.reserveCapacity(Int(count))
                 for _ in 0..<count {
-                    guard let a = groupActors[groupIndex] else { throw .unexpectedNull(column: "\(groupName) actor", row: row) }
-                    guard let c = groupCounters[groupIndex] else { throw .unexpectedNull(column: "\(groupName) counter", row: row) }
-                    list.append(StoredOpId(counter: try counter(c, "\(groupName) counter", row),
-                                           actor: try actor(a, "\(groupName) actor", row)))
+                    guard let a = groupActors[groupIndex] else { throw .unexpectedNull(column: groupActorColumn, row: row) }
+                    guard let c = groupCounters[groupIndex] else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
+                    list.append(StoredOpId(counter: try counter(c, groupCounterColumn, row),
+                                           actor: try actor(a, groupActorColumn, row)))
                     groupIndex += 1
                 }
             }

@@ -314,14 +314,15 @@ extension RLEColumn {
 
 extension Array {
     /// Appends `count` copies of `element`; short runs (most runs of a
-    /// column) one by one, since the generic bulk append costs more than
-    /// they copy.
+    /// column) one by one, long ones through a filled array (appending a
+    /// `repeatElement` collection went element by element through the
+    /// collection protocols at several times the cost).
     @inline(__always)
     mutating func appendRepeated(_ element: Element, count: Int) {
         if count <= 8 {
             for _ in 0..<count { append(element) }
         } else {
-            append(contentsOf: repeatElement(element, count: count))
+            append(contentsOf: Array(repeating: element, count: count))
         }
     }
 }
