@@ -69,16 +69,24 @@ struct SequenceTree: Sendable {
     mutating func ensureIndexed() {
         guard !indexed else { return }
         indexed = true
+        // Ids only, read in place: copying elements out of the leaves
+        // retained and released their values.
         var maxCounters: [UInt32] = []
-        forEachElement { element in
-            let actor = Int(element.id.actor)
-            if actor >= maxCounters.count { maxCounters.append(contentsOf: repeatElement(0, count: actor + 1 - maxCounters.count)) }
-            maxCounters[actor] = max(maxCounters[actor], element.id.counter)
+        forEachLeaf { elements in
+            for index in elements.indices {
+                let id = elements[index].id
+                let actor = Int(id.actor)
+                if actor >= maxCounters.count { maxCounters.append(contentsOf: repeatElement(0, count: actor + 1 - maxCounters.count)) }
+                maxCounters[actor] = max(maxCounters[actor], id.counter)
+            }
         }
         leafOfElement.reserve(entries: elementCount, maxCounters: maxCounters)
         var leaf = firstLeaf
         while leaf >= 0 {
-            for element in nodes[Int(leaf)].elements { leafOfElement[element.id] = leaf }
+            let current = leaf
+            nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
+                for index in elements.indices { leafOfElement[elements[index].id] = current }
+            }
             leaf = nodes[Int(leaf)].next
         }
     }
