@@ -247,7 +247,8 @@ enum ChangeReconstruction {
                 mentionedIn[id.actor] = index
                 mentioned.append(id.actor)
             }
-            for ref in refs {
+            // With one actor in the document there is nobody else to mention.
+            for ref in refs where actorCount > 1 {
                 switch ref {
                 case .stored(let row):
                     note(ops[row].object)
