@@ -9,14 +9,9 @@
 /// domain (op counters must fit in 32 bits, for instance).
 enum DeltaColumn {
     static func decode(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) throws(LoadError) -> [Int64?] {
-        var values = try RLEColumn.decode(data, as: Int64.self, column: column, check: check)
-        var absolute: Int64 = 0
-        for i in values.indices {
-            if let delta = values[i] {
-                absolute = absolute &+ delta
-                values[i] = absolute
-            }
-        }
+        var reader = DeltaReader(data, column: column, check: check)
+        var values = [Int64?]()
+        while try !reader.isAtEnd() { values.append(try reader.next()) }
         return values
     }
 
@@ -48,26 +43,9 @@ enum BooleanColumn {
     /// Decodes a whole column. In canonical mode only the first count may be
     /// 0 and the last count may not (hexane's `bool_validate_encoding`).
     static func decode(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) throws(LoadError) -> [Bool] {
+        var reader = BooleanReader(data, column: column, check: check)
         var values = [Bool]()
-        values.reserveCapacity(check.reservation)
-        var index = data.startIndex
-        var value = false
-        var runIndex = 0
-        while index < data.endIndex {
-            let count = try LEB128.readUnsigned(data, at: &index, mode: .lenient, what: column)
-            if check.canonical && count == 0 {
-                if runIndex > 0 {
-                    throw .nonCanonicalColumn(column: column, reason: "zero count in non-first run")
-                }
-                if index >= data.endIndex {
-                    throw .nonCanonicalColumn(column: column, reason: "trailing zero-count run")
-                }
-            }
-            try check.admit(count, after: values.count, column: column)
-            values.appendRepeated(value, count: Int(count))
-            value.toggle()
-            runIndex += 1
-        }
+        while try !reader.isAtEnd() { values.append(try reader.next()) }
         return values
     }
 

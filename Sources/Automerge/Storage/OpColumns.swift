@@ -36,7 +36,9 @@ enum OpColumns {
     ///
     /// The number of rows is the length of the action column. Every present
     /// column must hold exactly that many items (grouped columns: the sum of
-    /// the group counts); absent columns mean null, false or root.
+    /// the group counts); absent columns mean null, false or root. Rows are
+    /// built by pulling each column's next item from a reader (see
+    /// ``RLEReader``), so no column is decoded into an array of its own.
     /// - Parameters:
     ///   - actorCount: the size of the actor table op actor indices point into.
     ///   - canonical: whether to reject non-canonical RLE and boolean runs
@@ -45,72 +47,48 @@ enum OpColumns {
     static func decode(
         _ columns: ColumnSet, kind: Kind, actorCount: Int, canonical: Bool, rowLimit: Int
     ) throws(LoadError) -> [StoredOp] {
-        // Set once the action column gives the row count, so that the
-        // columns decoded after it reserve their rows up front.
-        var rowHint = 0
         func check(nullable: Bool) -> ColumnCheck {
-            ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit, expectedCount: rowHint)
+            ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit)
         }
-        func rle<V: RLEValue>(_ spec: ColumnSpec, _ type: V.Type, _ name: String, nullable: Bool) throws(LoadError) -> [V?]? {
-            guard let data = columns[spec] else { return nil }
-            return try RLEColumn.decode(data, as: type, column: name, check: check(nullable: nullable))
+        func rle<V: RLEValue>(_ spec: ColumnSpec, _ type: V.Type, _ name: String, nullable: Bool) -> RLEReader<V>? {
+            columns[spec].map { RLEReader($0, column: name, check: check(nullable: nullable)) }
         }
-        func delta(_ spec: ColumnSpec, _ name: String, nullable: Bool) throws(LoadError) -> [Int64?]? {
-            guard let data = columns[spec] else { return nil }
-            return try DeltaColumn.decode(data, column: name, check: check(nullable: nullable))
+        func delta(_ spec: ColumnSpec, _ name: String, nullable: Bool) -> DeltaReader? {
+            columns[spec].map { DeltaReader($0, column: name, check: check(nullable: nullable)) }
         }
-        func boolean(_ spec: ColumnSpec, _ name: String) throws(LoadError) -> [Bool]? {
-            guard let data = columns[spec] else { return nil }
-            return try BooleanColumn.decode(data, column: name, check: check(nullable: false))
+        func boolean(_ spec: ColumnSpec, _ name: String) -> BooleanReader? {
+            columns[spec].map { BooleanReader($0, column: name, check: check(nullable: false)) }
         }
 
-        let actions = try rle(.action, UInt64.self, "action", nullable: false) ?? []
+        let actions = try columns[.action].map { data throws(LoadError) in
+            try RLEColumn.decode(data, as: UInt64.self, column: "action", check: check(nullable: false))
+        } ?? []
         let rows = actions.count
-        rowHint = rows
-        func sized<T>(_ values: T?, _ name: String) throws(LoadError) -> T? where T: Collection {
-            if let values, values.count != rows {
-                throw .columnLengthMismatch(column: name, expected: rows, actual: values.count)
-            }
-            return values
-        }
 
-        let objActor = try sized(rle(.objActor, UInt64.self, "obj actor", nullable: true), "obj actor")
-        let objCounter = try sized(rle(.objCounter, UInt64.self, "obj counter", nullable: true), "obj counter")
-        let keyActor = try sized(rle(.keyActor, UInt64.self, "key actor", nullable: true), "key actor")
-        let keyCounter = try sized(delta(.keyCounter, "key counter", nullable: true), "key counter")
-        let keyString = try sized(rle(.keyString, String.self, "key string", nullable: true), "key string")
-        let inserts = try sized(boolean(.insert, "insert"), "insert")
-        let values = try ValueColumn.decode(
-            meta: columns[.valueMeta], raw: columns[.value], rows: rows, column: "value", check: check(nullable: false))
-        let expands = try sized(boolean(.expand, "expand"), "expand")
-        let markNames = try sized(rle(.markName, String.self, "mark name", nullable: true), "mark name")
+        var objActor = rle(.objActor, UInt64.self, "obj actor", nullable: true)
+        var objCounter = rle(.objCounter, UInt64.self, "obj counter", nullable: true)
+        var keyActor = rle(.keyActor, UInt64.self, "key actor", nullable: true)
+        var keyCounter = delta(.keyCounter, "key counter", nullable: true)
+        var keyString = rle(.keyString, String.self, "key string", nullable: true)
+        var inserts = boolean(.insert, "insert")
+        var values = try ValueReader(meta: columns[.valueMeta], raw: columns[.value], column: "value", check: check(nullable: false))
+        var expands = boolean(.expand, "expand")
+        var markNames = rle(.markName, String.self, "mark name", nullable: true)
 
         let (groupSpec, actorSpec, counterSpec, groupName) = kind == .change
             ? (ColumnSpec.predGroup, ColumnSpec.predActor, ColumnSpec.predCounter, "pred")
             : (ColumnSpec.succGroup, ColumnSpec.succActor, ColumnSpec.succCounter, "succ")
-        let groupCounts = try sized(rle(groupSpec, UInt64.self, "\(groupName) group", nullable: false), "\(groupName) group")
-        let groupActors = try rle(actorSpec, UInt64.self, "\(groupName) actor", nullable: false) ?? []
-        let groupCounters = try delta(counterSpec, "\(groupName) counter", nullable: false) ?? []
-        var groupTotal: UInt64 = 0
-        for (row, count) in (groupCounts ?? []).enumerated() {
-            guard let count else { throw .unexpectedNull(column: "\(groupName) group", row: row) }
-            let sum = groupTotal.addingReportingOverflow(count)
-            guard !sum.overflow else {
-                throw .columnLengthMismatch(column: "\(groupName) actor", expected: Int.max, actual: groupActors.count)
-            }
-            groupTotal = sum.partialValue
-        }
-        guard groupTotal == UInt64(groupActors.count) else {
-            throw .columnLengthMismatch(column: "\(groupName) actor", expected: Int(clamping: groupTotal), actual: groupActors.count)
-        }
-        guard groupTotal == UInt64(groupCounters.count) else {
-            throw .columnLengthMismatch(column: "\(groupName) counter", expected: Int(clamping: groupTotal), actual: groupCounters.count)
-        }
+        // Named once: interpolated per row they cost more than the checks.
+        let groupColumn = "\(groupName) group"
+        let groupActorColumn = "\(groupName) actor", groupCounterColumn = "\(groupName) counter"
+        var groupCounts = rle(groupSpec, UInt64.self, groupColumn, nullable: false)
+        var groupActors = rle(actorSpec, UInt64.self, groupActorColumn, nullable: false)
+        var groupCounters = delta(counterSpec, groupCounterColumn, nullable: false)
 
-        var idActors: [UInt64?]? = nil, idCounters: [Int64?]? = nil
+        var idActors: RLEReader<UInt64>? = nil, idCounters: DeltaReader? = nil
         if kind == .document {
-            idActors = try sized(rle(.idActor, UInt64.self, "id actor", nullable: false), "id actor")
-            idCounters = try sized(delta(.idCounter, "id counter", nullable: false), "id counter")
+            idActors = rle(.idActor, UInt64.self, "id actor", nullable: false)
+            idCounters = delta(.idCounter, "id counter", nullable: false)
             if rows > 0 && idActors == nil { throw .missingColumn(column: "id actor") }
             if rows > 0 && idCounters == nil { throw .missingColumn(column: "id counter") }
         }
@@ -123,16 +101,30 @@ enum OpColumns {
             guard value >= 0 && value <= Int64(UInt32.max) else { throw .opCounterOverflow(column: column, row: row) }
             return UInt64(value)
         }
+        // The next item of an optional column; a column that ends early is too short.
+        func item<V>(_ reader: inout RLEReader<V>?, _ name: String, _ row: Int) throws(LoadError) -> V? {
+            guard reader != nil else { return nil }
+            if try reader!.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
+            return try reader!.next()
+        }
+        func item(_ reader: inout DeltaReader?, _ name: String, _ row: Int) throws(LoadError) -> Int64? {
+            guard reader != nil else { return nil }
+            if try reader!.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
+            return try reader!.next()
+        }
+        func item(_ reader: inout BooleanReader?, _ name: String, _ row: Int) throws(LoadError) -> Bool {
+            guard reader != nil else { return false }
+            if try reader!.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
+            return try reader!.next()
+        }
 
-        // Named once: interpolated per row they cost more than the checks.
-        let groupActorColumn = "\(groupName) actor", groupCounterColumn = "\(groupName) counter"
         var ops = [StoredOp]()
         ops.reserveCapacity(rows)
-        var groupIndex = 0
+        var groupTotal = 0
         for row in 0..<rows {
             // Object: both null is the root.
             let object: StoredOpId?
-            switch (objActor?[row] ?? nil, objCounter?[row] ?? nil) {
+            switch (try item(&objActor, "obj actor", row), try item(&objCounter, "obj counter", row)) {
             case (nil, nil): object = nil
             case let (a?, c?):
                 guard c <= UInt64(UInt32.max) else { throw .opCounterOverflow(column: "obj counter", row: row) }
@@ -142,7 +134,8 @@ enum OpColumns {
 
             // Key: a string, HEAD (null actor, counter 0) or an element id.
             let key: StoredKey
-            switch (keyActor?[row] ?? nil, keyCounter?[row] ?? nil, keyString?[row] ?? nil) {
+            switch (try item(&keyActor, "key actor", row), try item(&keyCounter, "key counter", row),
+                    try item(&keyString, "key string", row)) {
             case (nil, nil, let name?): key = .map(name)
             case (nil, 0?, nil): key = .element(nil)
             case let (a?, c?, nil):
@@ -153,9 +146,10 @@ enum OpColumns {
             case (_, nil, _): throw .invalidKey(row: row, reason: "unexpected null counter")
             }
 
+            let insert = try item(&inserts, "insert", row)
             guard let action = actions[row] else { throw .unexpectedNull(column: "action", row: row) }
             guard action <= 7 else { throw .unknownAction(row: row, action: action) }
-            let value = values[row]
+            let value = try values.next(row: row, rows: rows)
             if action == 5 {
                 switch value {
                 case .int, .uint: break
@@ -164,31 +158,78 @@ enum OpColumns {
             }
 
             var id: StoredOpId? = nil
-            if let idActors, let idCounters {
-                guard let a = idActors[row] else { throw .unexpectedNull(column: "id actor", row: row) }
-                guard let c = idCounters[row] else { throw .unexpectedNull(column: "id counter", row: row) }
+            if idActors != nil {
+                guard let a = try item(&idActors, "id actor", row) else { throw .unexpectedNull(column: "id actor", row: row) }
+                guard let c = try item(&idCounters, "id counter", row) else { throw .unexpectedNull(column: "id counter", row: row) }
                 guard c >= 1 else { throw .opCounterOverflow(column: "id counter", row: row) }
                 id = StoredOpId(counter: try counter(c, "id counter", row), actor: try actor(a, "id actor", row))
             }
 
             var list = [StoredOpId]()
-            if let count = groupCounts?[row] ?? nil, count > 0 {
-                list.reserveCapacity(Int(count))
+            var count: UInt64 = 0
+            if groupCounts != nil {
+                guard let stored = try item(&groupCounts, groupColumn, row) else {
+                    throw .unexpectedNull(column: groupColumn, row: row)
+                }
+                count = stored
+            }
+            if count > 0 {
+                // Not reserved up front: a hostile count may be near 2^64. The
+                // members come from the actor and counter columns, whose runs
+                // are bounded by the row limit, so the loop is too.
+                list.reserveCapacity(Int(min(count, 8)))
                 for _ in 0..<count {
-                    guard let a = groupActors[groupIndex] else { throw .unexpectedNull(column: groupActorColumn, row: row) }
-                    guard let c = groupCounters[groupIndex] else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
+                    guard groupActors != nil, try !groupActors!.isAtEnd() else {
+                        throw .columnLengthMismatch(column: groupActorColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
+                    }
+                    guard groupCounters != nil, try !groupCounters!.isAtEnd() else {
+                        throw .columnLengthMismatch(column: groupCounterColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
+                    }
+                    guard let a = try groupActors!.next() else { throw .unexpectedNull(column: groupActorColumn, row: row) }
+                    guard let c = try groupCounters!.next() else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
                     list.append(StoredOpId(counter: try counter(c, groupCounterColumn, row),
                                            actor: try actor(a, groupActorColumn, row)))
-                    groupIndex += 1
+                    groupTotal += 1
                 }
             }
 
             ops.append(StoredOp(
-                object: object, key: key, insert: inserts?[row] ?? false, action: action, value: value,
+                object: object, key: key, insert: insert, action: action, value: value,
                 predecessors: kind == .change ? list : [], id: id,
                 successors: kind == .document ? list : [],
-                expand: expands?[row] ?? false, markName: markNames?[row] ?? nil))
+                expand: try item(&expands, "expand", row), markName: try item(&markNames, "mark name", row) ?? nil))
         }
+
+        // Every column must end with the rows: count what is left of any that does not.
+        func finish<V>(_ reader: inout RLEReader<V>?, _ name: String, expected: Int) throws(LoadError) {
+            guard reader != nil else { return }
+            let total = try reader!.count()
+            if total != expected { throw .columnLengthMismatch(column: name, expected: expected, actual: total) }
+        }
+        func finish(_ reader: inout DeltaReader?, _ name: String, expected: Int) throws(LoadError) {
+            guard reader != nil else { return }
+            let total = try reader!.count()
+            if total != expected { throw .columnLengthMismatch(column: name, expected: expected, actual: total) }
+        }
+        func finish(_ reader: inout BooleanReader?, _ name: String) throws(LoadError) {
+            guard reader != nil else { return }
+            let total = try reader!.count()
+            if total != rows { throw .columnLengthMismatch(column: name, expected: rows, actual: total) }
+        }
+        try finish(&objActor, "obj actor", expected: rows)
+        try finish(&objCounter, "obj counter", expected: rows)
+        try finish(&keyActor, "key actor", expected: rows)
+        try finish(&keyCounter, "key counter", expected: rows)
+        try finish(&keyString, "key string", expected: rows)
+        try finish(&inserts, "insert")
+        try values.finish(rows: rows)
+        try finish(&expands, "expand")
+        try finish(&markNames, "mark name", expected: rows)
+        try finish(&groupCounts, groupColumn, expected: rows)
+        try finish(&groupActors, groupActorColumn, expected: groupTotal)
+        try finish(&groupCounters, groupCounterColumn, expected: groupTotal)
+        try finish(&idActors, "id actor", expected: rows)
+        try finish(&idCounters, "id counter", expected: rows)
         return ops
     }
 }

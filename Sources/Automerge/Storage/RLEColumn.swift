@@ -84,12 +84,6 @@ struct ColumnCheck: Sendable {
     /// The most items the column may decode to, so that a run claiming 2^60
     /// items fails instead of allocating.
     var limit: Int
-    /// How many items the caller expects (the row count of the chunk, when
-    /// known): decoding reserves that much up front instead of growing.
-    var expectedCount = 0
-
-    /// Storage to reserve before decoding: the expected count, within the limit.
-    var reservation: Int { max(0, min(expectedCount, limit)) }
 
     /// Throws unless `count` more items fit beside the `decoded` ones. Written
     /// without adding, because a hostile run length may be close to 2^64.
@@ -100,71 +94,13 @@ struct ColumnCheck: Sendable {
 }
 
 enum RLEColumn {
-    private enum Previous<V> {
-        case none, run(V), literal(V), nulls
-    }
-
     /// Decodes a whole column into one optional per item.
     static func decode<V: RLEValue>(
         _ data: ArraySlice<UInt8>, as _: V.Type, column: String, check: ColumnCheck
     ) throws(LoadError) -> [V?] {
+        var reader = RLEReader<V>(data, column: column, check: check)
         var values = [V?]()
-        values.reserveCapacity(check.reservation)
-        var index = data.startIndex
-        var previous = Previous<V>.none
-
-        func reject(_ reason: String) -> LoadError { .nonCanonicalColumn(column: column, reason: reason) }
-
-        while index < data.endIndex {
-            let count = try LEB128.readSigned(data, at: &index, mode: .lenient, what: column)
-            if count > 0 {
-                let n = UInt64(count)
-                let value = try V.read(data, at: &index, column: column)
-                if check.canonical {
-                    if n < 2 { throw reject("repeat run with count < 2") }
-                    switch previous {
-                    case .run(let p) where V.same(p, value): throw reject("adjacent repeat runs with same value")
-                    case .literal(let p) where V.same(p, value): throw reject("boundary values match")
-                    default: break
-                    }
-                }
-                try check.admit(n, after: values.count, column: column)
-                values.appendRepeated(Optional(value), count: Int(n))
-                previous = .run(value)
-            } else if count < 0 {
-                let n = count.magnitude
-                if check.canonical, case .literal = previous { throw reject("adjacent literal runs") }
-                try check.admit(n, after: values.count, column: column)
-                var previousLiteral: V? = nil
-                for _ in 0..<n {
-                    let value = try V.read(data, at: &index, column: column)
-                    if check.canonical {
-                        if let p = previousLiteral {
-                            if V.same(p, value) { throw reject("literal has consecutive equal values") }
-                        } else {
-                            switch previous {
-                            case .run(let p) where V.same(p, value), .literal(let p) where V.same(p, value):
-                                throw reject("boundary values match")
-                            default: break
-                            }
-                        }
-                    }
-                    previousLiteral = value
-                    values.append(value)
-                    previous = .literal(value)
-                }
-            } else {
-                let n = try LEB128.readUnsigned(data, at: &index, mode: .lenient, what: column)
-                if check.canonical {
-                    if n == 0 { throw reject("null run with count 0") }
-                    if case .nulls = previous { throw reject("adjacent null runs") }
-                    if !check.nullable { throw reject("null in non-nullable column") }
-                }
-                try check.admit(n, after: values.count, column: column)
-                values.appendRepeated(nil, count: Int(n))
-                previous = .nulls
-            }
-        }
+        while try !reader.isAtEnd() { values.append(try reader.next()) }
         return values
     }
 }
@@ -309,20 +245,5 @@ extension RLEColumn {
         var encoder = RLEEncoder<V>()
         for value in values { encoder.append(value) }
         return encoder.finish()
-    }
-}
-
-extension Array {
-    /// Appends `count` copies of `element`; short runs (most runs of a
-    /// column) one by one, long ones through a filled array (appending a
-    /// `repeatElement` collection went element by element through the
-    /// collection protocols at several times the cost).
-    @inline(__always)
-    mutating func appendRepeated(_ element: Element, count: Int) {
-        if count <= 8 {
-            for _ in 0..<count { append(element) }
-        } else {
-            append(contentsOf: Array(repeating: element, count: count))
-        }
     }
 }

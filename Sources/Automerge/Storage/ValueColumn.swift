@@ -28,36 +28,11 @@ enum ValueColumn {
     static func decode(
         meta: ArraySlice<UInt8>?, raw: ArraySlice<UInt8>?, rows: Int, column: String, check: ColumnCheck
     ) throws(LoadError) -> [Primitive] {
-        guard let meta else {
-            if let raw, !raw.isEmpty {
-                throw .columnLengthMismatch(column: column + " raw", expected: 0, actual: raw.count)
-            }
-            return Array(repeating: .null, count: rows)
-        }
-        let metas = try RLEColumn.decode(meta, as: UInt64.self, column: column + " meta", check: check)
-        guard metas.count == rows else {
-            throw .columnLengthMismatch(column: column + " meta", expected: rows, actual: metas.count)
-        }
-        let rawBytes = raw ?? [][...]
-        var position = rawBytes.startIndex
+        var reader = try ValueReader(meta: meta, raw: raw, column: column, check: check)
         var values = [Primitive]()
-        values.reserveCapacity(rows)
-        for (row, entry) in metas.enumerated() {
-            guard let entry else { throw .unexpectedNull(column: column + " meta", row: row) }
-            let length = entry >> 4
-            let remaining = rawBytes.endIndex - position
-            guard length <= UInt64(remaining) else {
-                throw .lengthPastEnd(what: column + " raw", length: length, remaining: remaining)
-            }
-            let end = position + Int(length)
-            let bytes = rawBytes[position..<end]
-            position = end
-            values.append(try primitive(typeCode: entry & 0xF, bytes: bytes, column: column, row: row))
-        }
-        guard position == rawBytes.endIndex else {
-            throw .columnLengthMismatch(
-                column: column + " raw", expected: position - rawBytes.startIndex, actual: rawBytes.count)
-        }
+        values.reserveCapacity(min(rows, check.limit))
+        for row in 0..<rows { values.append(try reader.next(row: row, rows: rows)) }
+        try reader.finish(rows: rows)
         return values
     }
 
@@ -188,5 +163,50 @@ enum ValueColumn {
             raw.append(contentsOf: bytes)
         }
         return (meta.finish(), raw)
+    }
+}
+
+/// Reads a value column (metadata and raw bytes) one value at a time.
+struct ValueReader {
+    /// Nil when the metadata column is absent: every value is null.
+    private var meta: RLEReader<UInt64>?
+    private let raw: ArraySlice<UInt8>
+    private var position: Int
+    private let column: String
+
+    init(meta: ArraySlice<UInt8>?, raw: ArraySlice<UInt8>?, column: String, check: ColumnCheck) throws(LoadError) {
+        if meta == nil, let raw, !raw.isEmpty {
+            throw .columnLengthMismatch(column: column + " raw", expected: 0, actual: raw.count)
+        }
+        self.meta = meta.map { RLEReader($0, column: column + " meta", check: check) }
+        self.raw = raw ?? [][...]
+        self.position = self.raw.startIndex
+        self.column = column
+    }
+
+    /// The value of `row` (of `rows`, for the error when the column is short).
+    mutating func next(row: Int, rows: Int) throws(LoadError) -> Primitive {
+        guard meta != nil else { return .null }
+        if try meta!.isAtEnd() { throw .columnLengthMismatch(column: column + " meta", expected: rows, actual: row) }
+        guard let entry = try meta!.next() else { throw .unexpectedNull(column: column + " meta", row: row) }
+        let length = entry >> 4
+        let remaining = raw.endIndex - position
+        guard length <= UInt64(remaining) else {
+            throw .lengthPastEnd(what: column + " raw", length: length, remaining: remaining)
+        }
+        let end = position + Int(length)
+        defer { position = end }
+        return try ValueColumn.primitive(typeCode: entry & 0xF, bytes: raw[position..<end], column: column, row: row)
+    }
+
+    /// Checks that both columns ended with the last row.
+    mutating func finish(rows: Int) throws(LoadError) {
+        if meta != nil {
+            let total = try meta!.count()
+            if total != rows { throw .columnLengthMismatch(column: column + " meta", expected: rows, actual: total) }
+        }
+        guard position == raw.endIndex else {
+            throw .columnLengthMismatch(column: column + " raw", expected: position - raw.startIndex, actual: raw.count)
+        }
     }
 }
