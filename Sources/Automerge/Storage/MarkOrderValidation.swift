@@ -8,18 +8,26 @@ enum MarkOrderValidation {
     static func validate(_ document: StoredDocument) throws(LoadError) {
         var currentObject: StoredOpId?? = .none
         var openBegins = Set<StoredOpId>()
-        for (row, op) in document.ops.enumerated() where op.action == markAction {
-            if currentObject != .some(op.object) {
-                currentObject = .some(op.object)
+        func check(row: Int, object: StoredOpId?, id: StoredOpId?, isBegin: Bool) throws(LoadError) {
+            if currentObject != .some(object) {
+                currentObject = .some(object)
                 openBegins.removeAll(keepingCapacity: true)
             }
-            guard let id = op.id else { continue }
-            if op.markName != nil {
+            guard let id else { return }
+            if isBegin {
                 openBegins.insert(id)
             } else {
                 guard id.counter > 0, openBegins.contains(StoredOpId(counter: id.counter - 1, actor: id.actor)) else {
                     throw .markEndBeforeBegin(row: row)
                 }
+            }
+        }
+
+        // Rows read in place: only marks matter, and copying every row out
+        // retained and released its strings and arrays.
+        try document.ops.withUnsafeBufferPointer { ops throws(LoadError) in
+            for row in ops.indices where ops[row].action == markAction {
+                try check(row: row, object: ops[row].object, id: ops[row].id, isBegin: ops[row].markName != nil)
             }
         }
     }
