@@ -7,8 +7,8 @@ extension OpSet {
     /// Whether the mark anchors of the object at `index` are in order, read
     /// in document order (each element's insert op, then its updates).
     func markAnchorsInOrder(objectAt index: Int) -> Bool {
-        let sequence = objects[index].sequence
-        guard sequence.markCount > 0 else { return true }
+        let object = objects[index]
+        let sequence = object.sequence
         var openBegins = Set<OpId>()
         var inOrder = true
         func visit(id: OpId, action: OpAction, isBegin: Bool) {
@@ -19,6 +19,16 @@ extension OpSet {
                 inOrder = false
             }
         }
+        if !object.kind.isSequence {
+            // A change may put mark ops on map keys too; a saved map lists
+            // them by key (UTF-8 order), then by op id. Found by fuzzing:
+            // Corpus/load/mark-end-on-a-map-key.
+            for key in object.entries.keys.sorted() where inOrder {
+                for op in object.entries[key] ?? [] { visit(id: op.id, action: op.action, isBegin: op.markName != nil) }
+            }
+            return inOrder
+        }
+        guard sequence.markCount > 0 else { return true }
         sequence.forEachElement { element in
             guard inOrder else { return }
             visit(id: element.id, action: element.action, isBegin: element.markName != nil)

@@ -219,5 +219,23 @@ struct FuzzRegressionTests {
         try doc.applyEncodedChanges(encoded: Data(mark(endAfter: StoredOpId(counter: 3, actor: 0))))
         #expect(try Document(doc.save()).heads() == doc.heads())
     }
-}
 
+    /// The same rule for mark ops on map keys: a change that put a lone
+    /// mark end on a key loaded, but its save did not. It is now refused; a
+    /// begin and end pair on a key stays accepted and saves.
+    @Test func markEndOnAMapKey() throws {
+        try FuzzTarget.load.run(try Self.corpusFile("load", "mark-end-on-a-map-key"))
+
+        let loneEnd = Self.change([Self.op(.map("a"), action: 7, value: .null)])
+        #expect(throws: (any Error).self) { try Document(Data(loneEnd)) }
+        let doc = Document()
+        #expect(throws: AutomergeError.self) { try doc.applyEncodedChanges(encoded: Data(loneEnd)) }
+        #expect(doc.heads().isEmpty)
+
+        var begin = Self.op(.map("a"), action: 7, value: .bool(true))
+        begin.markName = "bold"
+        let pair = Self.change([begin, Self.op(.map("a"), action: 7, value: .null)])
+        let paired = try Document(Data(pair))
+        #expect(try Document(paired.save()).heads() == paired.heads())
+    }
+}
