@@ -8,8 +8,27 @@
 /// decoders, in the same order within a column, which are written on top
 /// of them.
 
+/// A column read one item at a time.
+protocol ColumnReader {
+    associatedtype Item
+    /// Whether every item has been read.
+    mutating func isAtEnd() throws(LoadError) -> Bool
+    /// The next item. Only valid when not ``isAtEnd()``.
+    mutating func next() throws(LoadError) -> Item
+    /// Items returned so far.
+    var produced: Int { get }
+}
+
+extension ColumnReader {
+    /// Reads the rest of the column and returns how many items it held.
+    mutating func count() throws(LoadError) -> Int {
+        while try !isAtEnd() { _ = try next() }
+        return produced
+    }
+}
+
 /// Reads an RLE column (see ``RLEColumn``).
-struct RLEReader<V: RLEValue> {
+struct RLEReader<V: RLEValue>: ColumnReader {
     private enum Previous {
         case none, run(V), literal(V), nulls
     }
@@ -59,12 +78,6 @@ struct RLEReader<V: RLEValue> {
         case .nulls: return nil
         case .literal: return try readLiteral()
         }
-    }
-
-    /// Reads the rest of the column and returns how many items it held.
-    mutating func count() throws(LoadError) -> Int {
-        while try !isAtEnd() { _ = try next() }
-        return produced
     }
 
     private func reject(_ reason: String) -> LoadError { .nonCanonicalColumn(column: column, reason: reason) }
@@ -133,13 +146,15 @@ struct RLEReader<V: RLEValue> {
 }
 
 /// Reads a delta column (see ``DeltaColumn``).
-struct DeltaReader {
+struct DeltaReader: ColumnReader {
     private var rle: RLEReader<Int64>
     private var absolute: Int64 = 0
 
     init(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) {
         rle = RLEReader(data, column: column, check: check)
     }
+
+    var produced: Int { rle.produced }
 
     mutating func isAtEnd() throws(LoadError) -> Bool { try rle.isAtEnd() }
 
@@ -149,12 +164,10 @@ struct DeltaReader {
         absolute = absolute &+ delta
         return absolute
     }
-
-    mutating func count() throws(LoadError) -> Int { try rle.count() }
 }
 
 /// Reads a boolean column (see ``BooleanColumn``).
-struct BooleanReader {
+struct BooleanReader: ColumnReader {
     private let data: ArraySlice<UInt8>
     private var index: Int
     private let column: String
@@ -186,11 +199,6 @@ struct BooleanReader {
         remaining -= 1
         produced += 1
         return value
-    }
-
-    mutating func count() throws(LoadError) -> Int {
-        while try !isAtEnd() { _ = try next() }
-        return produced
     }
 
     private mutating func startRun() throws(LoadError) {

@@ -101,21 +101,20 @@ enum OpColumns {
             guard value >= 0 && value <= Int64(UInt32.max) else { throw .opCounterOverflow(column: column, row: row) }
             return UInt64(value)
         }
-        // The next item of an optional column; a column that ends early is too short.
-        func item<V>(_ reader: inout RLEReader<V>?, _ name: String, _ row: Int) throws(LoadError) -> V? {
+        // The next item of an optional column (nil when absent); a column that ends early is too short.
+        func nextItem<Reader: ColumnReader>(_ reader: inout Reader?, _ name: String, _ row: Int) throws(LoadError) -> Reader.Item? {
             guard reader != nil else { return nil }
             if try reader!.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
             return try reader!.next()
         }
-        func item(_ reader: inout DeltaReader?, _ name: String, _ row: Int) throws(LoadError) -> Int64? {
-            guard reader != nil else { return nil }
-            if try reader!.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
-            return try reader!.next()
+        // The next value of a nullable column: nil for a null or an absent column.
+        func item<Reader: ColumnReader, V>(_ reader: inout Reader?, _ name: String, _ row: Int) throws(LoadError) -> V?
+        where Reader.Item == V? {
+            try nextItem(&reader, name, row) ?? nil
         }
+        // The next flag of a boolean column: false when absent.
         func item(_ reader: inout BooleanReader?, _ name: String, _ row: Int) throws(LoadError) -> Bool {
-            guard reader != nil else { return false }
-            if try reader!.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
-            return try reader!.next()
+            try nextItem(&reader, name, row) ?? false
         }
 
         var ops = [StoredOp]()
@@ -197,33 +196,23 @@ enum OpColumns {
                 object: object, key: key, insert: insert, action: action, value: value,
                 predecessors: kind == .change ? list : [], id: id,
                 successors: kind == .document ? list : [],
-                expand: try item(&expands, "expand", row), markName: try item(&markNames, "mark name", row) ?? nil))
+                expand: try item(&expands, "expand", row), markName: try item(&markNames, "mark name", row)))
         }
 
         // Every column must end with the rows: count what is left of any that does not.
-        func finish<V>(_ reader: inout RLEReader<V>?, _ name: String, expected: Int) throws(LoadError) {
+        func finish<Reader: ColumnReader>(_ reader: inout Reader?, _ name: String, expected: Int) throws(LoadError) {
             guard reader != nil else { return }
             let total = try reader!.count()
             if total != expected { throw .columnLengthMismatch(column: name, expected: expected, actual: total) }
-        }
-        func finish(_ reader: inout DeltaReader?, _ name: String, expected: Int) throws(LoadError) {
-            guard reader != nil else { return }
-            let total = try reader!.count()
-            if total != expected { throw .columnLengthMismatch(column: name, expected: expected, actual: total) }
-        }
-        func finish(_ reader: inout BooleanReader?, _ name: String) throws(LoadError) {
-            guard reader != nil else { return }
-            let total = try reader!.count()
-            if total != rows { throw .columnLengthMismatch(column: name, expected: rows, actual: total) }
         }
         try finish(&objActor, "obj actor", expected: rows)
         try finish(&objCounter, "obj counter", expected: rows)
         try finish(&keyActor, "key actor", expected: rows)
         try finish(&keyCounter, "key counter", expected: rows)
         try finish(&keyString, "key string", expected: rows)
-        try finish(&inserts, "insert")
+        try finish(&inserts, "insert", expected: rows)
         try values.finish(rows: rows)
-        try finish(&expands, "expand")
+        try finish(&expands, "expand", expected: rows)
         try finish(&markNames, "mark name", expected: rows)
         try finish(&groupCounts, groupColumn, expected: rows)
         try finish(&groupActors, groupActorColumn, expected: groupTotal)
