@@ -13,6 +13,7 @@ struct SuiteBench: ParsableCommand {
 
     @Option(help: "Runs per measurement.") var runs = 5
     @Option(help: "Items for the append/put benchmarks.") var items = 1_000_000
+    @Option(help: "Run only the append/put benchmarks whose label contains this (to profile one).") var only: String?
 
     /// The groups of the suite, in the order they run.
     static let groups = ["paper", "docs", "append", "merge", "changes"]
@@ -74,6 +75,7 @@ struct SuiteBench: ParsableCommand {
     }
 
     func perItem(_ label: String, budgetMicros: Double, _ body: (Document, Int) throws -> Void) throws {
+        if let only, !label.contains(only) { return }
         var best = Double.infinity
         for _ in 0..<max(1, runs / 2) {
             let document = Document()

@@ -8,13 +8,20 @@ extension DocumentState {
     mutating func put(_ obj: ObjId, key: String, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId? {
         let object = try handle(obj)
         guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "a map key") }
-        let visible = ops.visibleOps(in: ops.objects[object.index], key: MapKey(key), at: nil)
-        return try write(object: object, key: .map(MapKey(key)), visible: visible, action: action, value: value, prop: .Key(key))
+        let mapKey = MapKey(key)
+        let visible = ops.withObject(at: object.index) { $0.pointee.entries[mapKey]?.filter(\.isVisible) } ?? []
+        return try write(object: object, key: .map(mapKey), visible: visible, action: action, value: value, prop: .Key(key))
     }
 
     // MARK: Lists and text
 
     /// The visible element at `index`, or an out-of-bounds error.
+    ///
+    /// Keep this exact shape. Written as `guard let (element, _) =
+    /// visibleElement(of:coveringUnit:) else { throw ... units(of:) }`, Swift
+    /// 6.3's optimizer returned garbage for an index in bounds (release
+    /// builds only: `put(obj:index:)` crashed; debug builds were right).
+    /// Corpus/ops/seed-random2 replayed by the release fuzz build catches it.
     func element(_ object: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
         let state = ops.objects[object.index]
         guard index < UInt64(Int.max), let (element, _) = ops.visibleElement(in: state, coveringUnit: Int(index), at: nil) else {
@@ -157,8 +164,9 @@ extension DocumentState {
 
     /// The id of the element that covers unit `unit` of a sequence.
     private func coveringElement(_ handle: ObjectHandle, unit: UInt64) -> OpId? {
-        let tree = ops.objects[handle.index].sequence
-        return tree.element(coveringUnit: Int(unit)).map { tree[$0.location].id }
+        ops.withObject(at: handle.index) { object in
+            object.pointee.sequence.element(coveringUnit: Int(unit)).map { object.pointee.sequence[$0.location].id }
+        }
     }
 
     private func sequence(_ obj: ObjId, operation: String) throws(AutomergeError) -> ObjectHandle {
@@ -168,47 +176,17 @@ extension DocumentState {
     }
 
     /// The element a new element at unit `index` goes after (HEAD is
-    /// `OpId.root`), as Rust's insert query chooses it: right after the
-    /// visible element that reaches `index`, moved past mark anchors that
-    /// ask to stay on the left of new text, never between a begin/end pair.
-    func insertionReference(_ handle: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpId {
-        let object = ops.objects[handle.index]
-        let tree = object.sequence
-        let length = UInt64(tree.units)
-        guard index <= length else { throw .indexOutOfBounds(index: index, length: length) }
-        var candidates: [(reference: OpId, anchor: OpId?)] = []
-        let lastVisible: OpId
-        let scanStart: SequenceTree.Location?
-        if index == 0 {
-            candidates.append((.root, nil))
-            lastVisible = .root
-            scanStart = tree.startLocation
-        } else {
-            guard let (location, _) = tree.element(coveringUnit: Int(index) - 1) else {
-                throw .indexOutOfBounds(index: index, length: length)
-            }
-            lastVisible = tree[location].id
-            scanStart = tree.successor(of: location)
+    /// `OpId.root`), as Rust's insert query chooses it (see
+    /// ``SequenceTree/insertionReference(at:isText:)``).
+    ///
+    /// `mutating` only for speed: with exclusive access the tree is read in
+    /// place; a non-mutating read copies it (a retain of each of its arrays).
+    mutating func insertionReference(_ handle: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpId {
+        guard index < UInt64(Int.max),
+              let reference = ops.objects[handle.index].sequence.insertionReference(at: Int(index), isText: handle.kind == .text) else {
+            throw .indexOutOfBounds(index: index, length: UInt64(units(of: handle)))
         }
-        guard object.kind == .text, tree.markCount > 0, let scanStart else { return candidates.last?.reference ?? lastVisible }
-        tree.forEach(from: scanStart) { element in
-            if candidates.isEmpty { candidates.append((lastVisible, nil)) }
-            if element.isMark {
-                let id = element.id
-                let isBegin = element.markName != nil
-                if !isBegin, id.counter > 0,
-                   let pair = candidates.firstIndex(where: { $0.anchor == OpId(counter: id.counter - 1, actor: id.actor) }) {
-                    candidates.removeSubrange(pair...)
-                    return true
-                }
-                if (isBegin && element.expand) || (!isBegin && !element.expand) {
-                    candidates.append((id, id))
-                }
-                return true
-            }
-            return !element.isVisible
-        }
-        return candidates.last?.reference ?? lastVisible
+        return reference
     }
 }
 
@@ -225,14 +203,13 @@ struct ObjectHandle {
 
 extension DocumentState {
     func handle(_ obj: ObjId) throws(AutomergeError) -> ObjectHandle {
-        guard let id = ops.opId(for: obj), let index = ops.objectIndex(of: id) else { throw .unknownObject(obj) }
-        let object = ops.objects[index]
-        return ObjectHandle(id: id, index: index, kind: object.kind, width: object.sequence.width)
+        guard let (id, index) = ops.resolve(obj) else { throw .unknownObject(obj) }
+        return ops.withObject(at: index) { ObjectHandle(id: id, index: index, kind: $0.pointee.kind, width: $0.pointee.sequence.width) }
     }
 
-    func units(of object: ObjectHandle) -> Int { ops.objects[object.index].sequence.units }
+    func units(of object: ObjectHandle) -> Int { ops.withObject(at: object.index) { $0.pointee.sequence.units } }
 
     func visibleElement(of object: ObjectHandle, coveringUnit index: Int) -> (OpSet.VisibleElement, start: Int)? {
-        ops.visibleElement(in: ops.objects[object.index], coveringUnit: index, at: nil)
+        ops.withObject(at: object.index) { OpSet.visibleElement(in: $0.pointee.sequence, coveringUnit: index) }
     }
 }

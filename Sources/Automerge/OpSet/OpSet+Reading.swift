@@ -52,10 +52,14 @@ extension OpSet {
             }
             return nil
         }
-        guard let (location, start) = object.sequence.element(coveringUnit: index) else { return nil }
-        let element = object.sequence[location]
-        let ops = element.visibleOps
-        return (VisibleElement(element: element, ops: ops, units: Int(element.units)), start)
+        return Self.visibleElement(in: object.sequence, coveringUnit: index)
+    }
+
+    /// The visible element covering unit `index` now, with the units before it.
+    static func visibleElement(in tree: borrowing SequenceTree, coveringUnit index: Int) -> (VisibleElement, start: Int)? {
+        guard let (location, start) = tree.element(coveringUnit: index) else { return nil }
+        let element = tree[location]
+        return (VisibleElement(element: element, ops: element.visibleOps, units: Int(element.units)), start)
     }
 
     /// Length in index units.

@@ -29,6 +29,15 @@ struct OpSet: Sendable {
 
     // MARK: Objects
 
+    /// Runs `body` on the object at `index` in place. Reading
+    /// `objects[index]` (or passing it as a borrowed argument) copies the
+    /// whole state, a retain and a release of every array in it: too much
+    /// for one edit of one character. Read fields through `pointee`.
+    func withObject<R>(at index: Int, _ body: (UnsafePointer<ObjectState>) -> R) -> R {
+        precondition(objects.indices.contains(index), "object index out of range")
+        return objects.withUnsafeBufferPointer { body($0.baseAddress! + index) }
+    }
+
     func object(_ id: OpId) -> ObjectState? {
         guard let index = objectIndex(of: id) else { return nil }
         return objects[index]
@@ -49,11 +58,14 @@ struct OpSet: Sendable {
     var objectIds: [OpId] { objects.map(\.id) }
 
     /// Translates a public object id.
-    func opId(for obj: ObjId) -> OpId? {
-        if obj.isRoot { return .root }
+    func opId(for obj: ObjId) -> OpId? { resolve(obj)?.id }
+
+    /// Translates a public object id and finds the object's place in the table, in one lookup.
+    func resolve(_ obj: ObjId) -> (id: OpId, index: Int)? {
+        if obj.isRoot { return (.root, 0) }
         guard obj.counter <= maxOpCounter, let actor = actors.index(of: obj.actor) else { return nil }
         let id = OpId(counter: UInt32(obj.counter), actor: actor)
-        return objectIndex(of: id) == nil ? nil : id
+        return objectIndex(of: id).map { (id, $0) }
     }
 
     func objId(_ id: OpId) -> ObjId {

@@ -135,6 +135,8 @@ struct WidthRule: Sendable {
 /// The width of a text element's string in each text encoding.
 enum TextWidth {
     static func width(of string: String, in encoding: TextEncoding) -> Int {
+        // One byte is one unit in every encoding, and typing makes mostly such strings.
+        if string.utf8.count == 1 { return 1 }
         switch encoding {
         case .unicodeScalar: return string.unicodeScalars.count
         case .utf8: return string.utf8.count

@@ -271,7 +271,11 @@ struct SequenceTree: Sendable {
         if units != 0 { addUnits(Int(units), from: location.leaf) }
         lastInserted = location
         if nodes[leaf].elements.count > Self.maxLeafElements {
-            splitLeaf(location.leaf)
+            // Appending at the very end (typing at the end, a list growing)
+            // moves only the new element to a fresh leaf, as a B-tree bulk
+            // append does: leaves stay full and no element is copied.
+            splitLeaf(location.leaf, keeping: nodes[leaf].next < 0 && location.index == Self.maxLeafElements
+                      ? Self.maxLeafElements : nodes[leaf].elements.count / 2)
             if location.index >= nodes[leaf].elements.count {
                 lastInserted = Location(leaf: nodes[leaf].next, index: location.index - nodes[leaf].elements.count)
             }
@@ -312,12 +316,13 @@ struct SequenceTree: Sendable {
         }
     }
 
-    private mutating func splitLeaf(_ leaf: Int32) {
+    /// Moves the elements after the first `kept` of `leaf` to a new leaf right after it.
+    private mutating func splitLeaf(_ leaf: Int32, keeping kept: Int) {
         let left = Int(leaf)
-        let half = nodes[left].elements.count / 2
         var right = Node(isLeaf: true)
-        right.elements = Array(nodes[left].elements[half...])
-        nodes[left].elements.removeSubrange(half...)
+        right.elements.reserveCapacity(Self.maxLeafElements + 1)
+        right.elements.append(contentsOf: nodes[left].elements[kept...])
+        nodes[left].elements.removeSubrange(kept...)
         right.units = right.elements.reduce(0) { $0 + Int($1.units) }
         nodes[left].units -= right.units
         right.next = nodes[left].next
