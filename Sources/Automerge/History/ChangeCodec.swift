@@ -32,7 +32,7 @@ enum ChangeCodec {
                 insert: op.insert,
                 action: UInt64(op.action.rawValue),
                 value: op.value,
-                predecessors: op.predecessors.sorted { actors.precedes($0, $1) }.map(stored),
+                predecessors: StoredOpIdList(op.predecessors.sorted { actors.precedes($0, $1) }.lazy.map(stored)),
                 id: nil, successors: [],
                 expand: op.expand, markName: op.markName)
         }

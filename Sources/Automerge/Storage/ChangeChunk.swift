@@ -116,7 +116,7 @@ enum ChangeChunk {
 
     /// Whether op ids are in (non-strictly) ascending Lamport order: by
     /// counter, then by actor bytes (the check of Rust's change builder).
-    static func predecessorsAreOrdered(_ ids: [StoredOpId], actors: [ActorId]) -> Bool {
+    static func predecessorsAreOrdered(_ ids: StoredOpIdList, actors: [ActorId]) -> Bool {
         guard ids.count > 1 else { return true }
         for i in 1..<ids.count {
             let (a, b) = (ids[i - 1], ids[i])

@@ -102,10 +102,12 @@ enum OpColumns {
             return UInt64(value)
         }
         // The next item of an optional column (nil when absent); a column that ends early is too short.
+        // Optional chaining reads the reader in place: `reader != nil` and
+        // `reader!` each copied it (a retain and release per column per row).
         func nextItem<Reader: ColumnReader>(_ reader: inout Reader?, _ name: String, _ row: Int) throws(LoadError) -> Reader.Item? {
-            guard reader != nil else { return nil }
-            if try reader!.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
-            return try reader!.next()
+            guard let atEnd = try reader?.isAtEnd() else { return nil }
+            if atEnd { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
+            return try reader?.next()
         }
         // The next value of a nullable column: nil for a null or an absent column.
         func item<Reader: ColumnReader, V>(_ reader: inout Reader?, _ name: String, _ row: Int) throws(LoadError) -> V?
@@ -117,6 +119,7 @@ enum OpColumns {
             try nextItem(&reader, name, row) ?? false
         }
 
+        let hasIds = idActors != nil, hasGroups = groupCounts != nil
         var ops = [StoredOp]()
         ops.reserveCapacity(rows)
         var groupTotal = 0
@@ -157,16 +160,16 @@ enum OpColumns {
             }
 
             var id: StoredOpId? = nil
-            if idActors != nil {
+            if hasIds {
                 guard let a = try item(&idActors, "id actor", row) else { throw .unexpectedNull(column: "id actor", row: row) }
                 guard let c = try item(&idCounters, "id counter", row) else { throw .unexpectedNull(column: "id counter", row: row) }
                 guard c >= 1 else { throw .opCounterOverflow(column: "id counter", row: row) }
                 id = StoredOpId(counter: try counter(c, "id counter", row), actor: try actor(a, "id actor", row))
             }
 
-            var list = [StoredOpId]()
+            var list = StoredOpIdList()
             var count: UInt64 = 0
-            if groupCounts != nil {
+            if hasGroups {
                 guard let stored = try item(&groupCounts, groupColumn, row) else {
                     throw .unexpectedNull(column: groupColumn, row: row)
                 }
@@ -176,16 +179,15 @@ enum OpColumns {
                 // Not reserved up front: a hostile count may be near 2^64. The
                 // members come from the actor and counter columns, whose runs
                 // are bounded by the row limit, so the loop is too.
-                list.reserveCapacity(Int(min(count, 8)))
                 for _ in 0..<count {
-                    guard groupActors != nil, try !groupActors!.isAtEnd() else {
+                    guard try groupActors?.isAtEnd() == false else {
                         throw .columnLengthMismatch(column: groupActorColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
                     }
-                    guard groupCounters != nil, try !groupCounters!.isAtEnd() else {
+                    guard try groupCounters?.isAtEnd() == false else {
                         throw .columnLengthMismatch(column: groupCounterColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
                     }
-                    guard let a = try groupActors!.next() else { throw .unexpectedNull(column: groupActorColumn, row: row) }
-                    guard let c = try groupCounters!.next() else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
+                    guard let a = try groupActors?.next() ?? nil else { throw .unexpectedNull(column: groupActorColumn, row: row) }
+                    guard let c = try groupCounters?.next() ?? nil else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
                     list.append(StoredOpId(counter: try counter(c, groupCounterColumn, row),
                                            actor: try actor(a, groupActorColumn, row)))
                     groupTotal += 1

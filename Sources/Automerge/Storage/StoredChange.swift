@@ -62,11 +62,11 @@ struct StoredOp: Equatable, Sendable {
     /// The value column (the mark value for marks, the amount for increments).
     var value: Primitive
     /// In a change chunk: the predecessors, in the order stored. Empty in a document.
-    var predecessors: [StoredOpId]
+    var predecessors: StoredOpIdList
     /// In a document chunk: the op's id. Unused in a change chunk (ids are implicit).
     var id: StoredOpId?
     /// In a document chunk: the successors. Empty in a change chunk.
-    var successors: [StoredOpId]
+    var successors: StoredOpIdList
     /// The expand flag of mark ops.
     var expand: Bool
     /// The name of a mark begin op.

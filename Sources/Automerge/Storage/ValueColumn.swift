@@ -186,9 +186,10 @@ struct ValueReader {
 
     /// The value of `row` (of `rows`, for the error when the column is short).
     mutating func next(row: Int, rows: Int) throws(LoadError) -> Primitive {
-        guard meta != nil else { return .null }
-        if try meta!.isAtEnd() { throw .columnLengthMismatch(column: column + " meta", expected: rows, actual: row) }
-        guard let entry = try meta!.next() else { throw .unexpectedNull(column: column + " meta", row: row) }
+        // Optional chaining reads `meta` in place; `meta!` copied it per row.
+        guard let atEnd = try meta?.isAtEnd() else { return .null }
+        if atEnd { throw .columnLengthMismatch(column: column + " meta", expected: rows, actual: row) }
+        guard let entry = try meta?.next() ?? nil else { throw .unexpectedNull(column: column + " meta", row: row) }
         let length = entry >> 4
         let remaining = raw.endIndex - position
         guard length <= UInt64(remaining) else {

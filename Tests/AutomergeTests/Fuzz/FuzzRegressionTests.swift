@@ -14,7 +14,7 @@ struct FuzzRegressionTests {
     static let author = ActorId(data: Data([0xaa, 0x01]))!
 
     static func op(_ key: StoredKey, action: UInt64 = 1, value: Primitive = .int(1), insert: Bool = false,
-                   predecessors: [StoredOpId] = []) -> StoredOp {
+                   predecessors: StoredOpIdList = []) -> StoredOp {
         StoredOp(object: nil, key: key, insert: insert, action: action, value: value, predecessors: predecessors,
                  id: nil, successors: [], expand: false, markName: nil)
     }

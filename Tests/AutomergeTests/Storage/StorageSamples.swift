@@ -9,7 +9,7 @@ enum StorageSamples {
 
     static func op(
         object: StoredOpId? = nil, key: StoredKey, insert: Bool = false, action: UInt64, value: Primitive = .null,
-        predecessors: [StoredOpId] = [], id: StoredOpId? = nil, successors: [StoredOpId] = [],
+        predecessors: StoredOpIdList = [], id: StoredOpId? = nil, successors: StoredOpIdList = [],
         expand: Bool = false, markName: String? = nil
     ) -> StoredOp {
         StoredOp(object: object, key: key, insert: insert, action: action, value: value, predecessors: predecessors,
