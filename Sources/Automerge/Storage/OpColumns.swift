@@ -101,23 +101,6 @@ enum OpColumns {
             guard value >= 0 && value <= Int64(UInt32.max) else { throw .opCounterOverflow(column: column, row: row) }
             return UInt64(value)
         }
-        // The next item of an optional column (nil when absent); a column that ends early is too short.
-        // Optional chaining reads the reader in place: `reader != nil` and
-        // `reader!` each copied it (a retain and release per column per row).
-        func nextItem<Reader: ColumnReader>(_ reader: inout Reader?, _ name: String, _ row: Int) throws(LoadError) -> Reader.Item? {
-            guard let atEnd = try reader?.isAtEnd() else { return nil }
-            if atEnd { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
-            return try reader?.next()
-        }
-        // The next value of a nullable column: nil for a null or an absent column.
-        func item<Reader: ColumnReader, V>(_ reader: inout Reader?, _ name: String, _ row: Int) throws(LoadError) -> V?
-        where Reader.Item == V? {
-            try nextItem(&reader, name, row) ?? nil
-        }
-        // The next flag of a boolean column: false when absent.
-        func item(_ reader: inout BooleanReader?, _ name: String, _ row: Int) throws(LoadError) -> Bool {
-            try nextItem(&reader, name, row) ?? false
-        }
 
         let hasIds = idActors != nil, hasGroups = groupCounts != nil
         var ops = [StoredOp]()
@@ -126,7 +109,7 @@ enum OpColumns {
         for row in 0..<rows {
             // Object: both null is the root.
             let object: StoredOpId?
-            switch (try item(&objActor, "obj actor", row), try item(&objCounter, "obj counter", row)) {
+            switch (try item(&objActor, "obj actor", row, rows), try item(&objCounter, "obj counter", row, rows)) {
             case (nil, nil): object = nil
             case let (a?, c?):
                 guard c <= UInt64(UInt32.max) else { throw .opCounterOverflow(column: "obj counter", row: row) }
@@ -136,8 +119,8 @@ enum OpColumns {
 
             // Key: a string, HEAD (null actor, counter 0) or an element id.
             let key: StoredKey
-            switch (try item(&keyActor, "key actor", row), try item(&keyCounter, "key counter", row),
-                    try item(&keyString, "key string", row)) {
+            switch (try item(&keyActor, "key actor", row, rows), try item(&keyCounter, "key counter", row, rows),
+                    try item(&keyString, "key string", row, rows)) {
             case (nil, nil, let name?): key = .map(name)
             case (nil, 0?, nil): key = .element(nil)
             case let (a?, c?, nil):
@@ -148,7 +131,7 @@ enum OpColumns {
             case (_, nil, _): throw .invalidKey(row: row, reason: "unexpected null counter")
             }
 
-            let insert = try item(&inserts, "insert", row)
+            let insert = try item(&inserts, "insert", row, rows)
             guard let action = actions[row] else { throw .unexpectedNull(column: "action", row: row) }
             guard action <= 7 else { throw .unknownAction(row: row, action: action) }
             let value = try values.next(row: row, rows: rows)
@@ -161,8 +144,8 @@ enum OpColumns {
 
             var id: StoredOpId? = nil
             if hasIds {
-                guard let a = try item(&idActors, "id actor", row) else { throw .unexpectedNull(column: "id actor", row: row) }
-                guard let c = try item(&idCounters, "id counter", row) else { throw .unexpectedNull(column: "id counter", row: row) }
+                guard let a = try item(&idActors, "id actor", row, rows) else { throw .unexpectedNull(column: "id actor", row: row) }
+                guard let c = try item(&idCounters, "id counter", row, rows) else { throw .unexpectedNull(column: "id counter", row: row) }
                 guard c >= 1 else { throw .opCounterOverflow(column: "id counter", row: row) }
                 id = StoredOpId(counter: try counter(c, "id counter", row), actor: try actor(a, "id actor", row))
             }
@@ -170,7 +153,7 @@ enum OpColumns {
             var list = StoredOpIdList()
             var count: UInt64 = 0
             if hasGroups {
-                guard let stored = try item(&groupCounts, groupColumn, row) else {
+                guard let stored = try item(&groupCounts, groupColumn, row, rows) else {
                     throw .unexpectedNull(column: groupColumn, row: row)
                 }
                 count = stored
@@ -198,7 +181,7 @@ enum OpColumns {
                 object: object, key: key, insert: insert, action: action, value: value,
                 predecessors: kind == .change ? list : [], id: id,
                 successors: kind == .document ? list : [],
-                expand: try item(&expands, "expand", row), markName: try item(&markNames, "mark name", row)))
+                expand: try item(&expands, "expand", row, rows), markName: try item(&markNames, "mark name", row, rows)))
         }
 
         // Every column must end with the rows: count what is left of any that does not.
@@ -223,4 +206,33 @@ enum OpColumns {
         try finish(&idCounters, "id counter", expected: rows)
         return ops
     }
+}
+
+// Column reads, free functions rather than functions nested in `decode`:
+// nested, they copied the op decoder's value reader on every call.
+
+/// The next item of an optional column (nil when absent); a column that ends
+/// before `rows` items is too short. Optional chaining reads the reader in
+/// place (`reader != nil` and `reader!` each copied it).
+@inline(__always)
+private func nextItem<Reader: ColumnReader>(
+    _ reader: inout Reader?, _ name: String, _ row: Int, _ rows: Int
+) throws(LoadError) -> Reader.Item? {
+    guard let atEnd = try reader?.isAtEnd() else { return nil }
+    if atEnd { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
+    return try reader?.next()
+}
+
+/// The next value of a nullable column: nil for a null or an absent column.
+@inline(__always)
+private func item<Reader: ColumnReader, V>(
+    _ reader: inout Reader?, _ name: String, _ row: Int, _ rows: Int
+) throws(LoadError) -> V? where Reader.Item == V? {
+    try nextItem(&reader, name, row, rows) ?? nil
+}
+
+/// The next flag of a boolean column: false when absent.
+@inline(__always)
+private func item(_ reader: inout BooleanReader?, _ name: String, _ row: Int, _ rows: Int) throws(LoadError) -> Bool {
+    try nextItem(&reader, name, row, rows) ?? false
 }
