@@ -94,6 +94,12 @@ extension DocumentState {
     mutating func spliceText(_ obj: ObjId, start: UInt64, delete: Int64, text: String) throws(AutomergeError) {
         let object = try handle(obj)
         guard object.kind == .text else { throw .wrongObjectType(obj, object.kind.publicType, operation: "spliceText") }
+        // Typing: a one-byte string is one scalar and one grapheme, so it is
+        // the element's value as it is (no String made per character).
+        if text.utf8.count == 1 {
+            try splice(object, start: start, delete: delete, values: CollectionOfOne(.string(text)))
+            return
+        }
         // Lazily: typing one character should not allocate an array.
         if encoding == .graphemeCluster {
             try splice(object, start: start, delete: delete, values: text.lazy.map { .string(String($0)) })

@@ -143,6 +143,7 @@ struct SequenceTree: Sendable {
     /// before it. Zero-width elements are never returned.
     func element(coveringUnit offset: Int) -> (location: Location, start: Int)? {
         guard offset >= 0, offset < units else { return nil }
+        if offset == units - 1, let last = lastVisibleIfLastInserted() { return (last, units - Int(self[last].units)) }
         // Each node is scanned from the nearer end: appends and edits near
         // the end of a long text then touch one or two elements per level
         // instead of a leaf's worth of large element structs.
@@ -187,6 +188,20 @@ struct SequenceTree: Sendable {
                 end = begin
             }
             return nil
+        }
+    }
+
+    /// Where the last insert put its element, when that is the last visible
+    /// element of the sequence (the element an append goes after): found
+    /// without a walk from the root.
+    private func lastVisibleIfLastInserted() -> Location? {
+        guard let recent = lastInserted, Int(recent.leaf) < nodes.count,
+              nodes[Int(recent.leaf)].isLeaf, nodes[Int(recent.leaf)].next < 0 else { return nil }
+        // In place: binding the node to a local retained its arrays.
+        return nodes[Int(recent.leaf)].elements.withUnsafeBufferPointer { elements in
+            guard recent.index < elements.count, elements[recent.index].units > 0 else { return nil }
+            for index in (recent.index + 1)..<elements.count where elements[index].units > 0 { return nil }
+            return recent
         }
     }
 
