@@ -169,6 +169,21 @@ struct OpGenerationTests {
         ])
     }
 
+    @Test func typingAtTheEndGoesAfterTheLastVisibleCharacterNotAfterDeletedOnes() throws {
+        let (doc, text) = try textDocument("abc")  // 2@01 "a", 3@01 "b", 4@01 "c"
+        try doc.spliceText(obj: text, start: 2, delete: 1)  // backspace twice
+        try doc.spliceText(obj: text, start: 1, delete: 1)
+        try doc.spliceText(obj: text, start: 1, delete: 0, value: "X")
+        try doc.spliceText(obj: text, start: 2, delete: 0, value: "Y")
+        #expect(doc.pendingOps == [
+            "5@01 delete 1@01.4@01 pred [4@01]",
+            "6@01 delete 1@01.3@01 pred [3@01]",
+            #"7@01 set 1@01.2@01 insert pred [] value string("X")"#,
+            #"8@01 set 1@01.7@01 insert pred [] value string("Y")"#,
+        ])
+        #expect(try doc.text(obj: text) == "aXY")
+    }
+
     @Test func deletingTextDeletesEachElementInOrder() throws {
         let (doc, text) = try textDocument("abcd")  // 2@01...5@01
         try doc.spliceText(obj: text, start: 1, delete: 2)
