@@ -97,15 +97,29 @@ struct MapEntries: Sendable {
 
     private static func hash(_ key: MapKey) -> UInt64 {
         key.withBytes { bytes in
-            var state = seed ^ UInt64(bytes.count)
+            let count = bytes.count
+            guard let base = bytes.baseAddress.map(UnsafeRawPointer.init), count > 0 else { return fold(seed, seed ^ 0x9E37_79B9_7F4A_7C15) }
+            var state = seed ^ UInt64(count)
+            // Whole words but the last, then the last one to eight bytes as
+            // (possibly overlapping) unaligned loads: most keys are short,
+            // and a byte-at-a-time tail was a third of a short key's hash.
             var offset = 0
-            while offset + 8 <= bytes.count {
-                let word = UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self)
-                state = fold(state ^ word, 0x9E37_79B9_7F4A_7C15)
+            while count - offset > 8 {
+                state = fold(state ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self), 0x9E37_79B9_7F4A_7C15)
                 offset += 8
             }
-            var tail: UInt64 = 0
-            for position in offset..<bytes.count { tail |= UInt64(bytes[position]) << (8 * UInt64(position - offset)) }
+            let remaining = count - offset
+            let tail: UInt64
+            if remaining == 8 {
+                tail = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            } else if remaining >= 4 {
+                let low = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                tail = low | high << 32
+            } else {
+                let first = UInt64(bytes[offset]), middle = UInt64(bytes[offset + remaining / 2]), last = UInt64(bytes[count - 1])
+                tail = first | middle << 8 | last << 16
+            }
             return fold(state ^ tail, 0xD6E8_FEB8_6659_FD93 ^ seed)
         }
     }
