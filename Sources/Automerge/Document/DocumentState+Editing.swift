@@ -9,8 +9,9 @@ extension DocumentState {
         let object = try handle(obj)
         guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "a map key") }
         let mapKey = MapKey(key)
-        let visible = ops.withObject(at: object.index) { $0.pointee.entries[mapKey]?.filter(\.isVisible) } ?? []
-        return try write(object: object, key: .map(mapKey), visible: visible, action: action, value: value, prop: .Key(key))
+        let hash = MapEntries.hash(mapKey)  // once, for the lookup and the apply
+        let visible = ops.withObject(at: object.index) { $0.pointee.entries[mapKey, hash: hash]?.filter(\.isVisible) } ?? []
+        return try write(object: object, key: .map(mapKey), keyHash: hash, visible: visible, action: action, value: value, prop: .Key(key))
     }
 
     // MARK: Lists and text
@@ -38,7 +39,8 @@ extension DocumentState {
 
     /// Emits the op for a put, delete or increment of one key or element,
     /// resolving it as Rust's `resolve_action` does.
-    private mutating func write(object: ObjectHandle, key: OpKey, visible: [Op], action: OpAction, value: Primitive, prop: Prop) throws(AutomergeError) -> OpId? {
+    private mutating func write(object: ObjectHandle, key: OpKey, keyHash: UInt64? = nil, visible: [Op], action: OpAction,
+                                value: Primitive, prop: Prop) throws(AutomergeError) -> OpId? {
         var action = action
         var predecessors = visible.map(\.id)
         switch action {
@@ -58,7 +60,8 @@ extension DocumentState {
         }
         let id = try nextOpId()
         try record(ChangeOp(id: id, object: object.id, key: key, insert: false, action: action,
-                            value: action == .delete ? .null : value, predecessors: predecessors), objectAt: object.index)
+                            value: action == .delete ? .null : value, predecessors: predecessors),
+                   objectAt: object.index, keyHash: keyHash)
         return id
     }
 

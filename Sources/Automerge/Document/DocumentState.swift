@@ -62,9 +62,9 @@ struct DocumentState: Sendable {
     /// Applies a local op and records it in the open transaction.
     /// `consuming`: the op moves into the transaction instead of being copied
     /// (a copy and a destroy of a ChangeOp were a tenth of a map put).
-    mutating func record(_ op: consuming ChangeOp, objectAt index: Int) throws(AutomergeError) {
+    mutating func record(_ op: consuming ChangeOp, objectAt index: Int, keyHash: UInt64? = nil) throws(AutomergeError) {
         do {
-            try ops.apply(op, objectAt: index)
+            try ops.apply(op, objectAt: index, keyHash: keyHash)
         } catch {
             throw .invalidChange("local op could not be applied: \(error)")
         }

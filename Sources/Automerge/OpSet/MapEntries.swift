@@ -25,17 +25,29 @@ struct MapEntries: Sendable {
     var isEmpty: Bool { keys.isEmpty }
 
     /// The ops of `key`, or nil if the key never had any.
-    subscript(key: MapKey) -> [Op]? {
-        guard let index = find(key, hash: Self.hash(key)) else { return nil }
+    subscript(key: MapKey) -> [Op]? { self[key, hash: Self.hash(key)] }
+
+    /// The ops of `key`, whose ``hash(_:)`` is `hash` (a local put hashes
+    /// its key once for the lookup and the apply).
+    subscript(key: MapKey, hash hash: UInt64) -> [Op]? {
+        assert(hash == Self.hash(key), "hash of another key")
+        guard let index = find(key, hash: hash) else { return nil }
         return ops[index]
     }
 
     /// The ops of `key` for reading and writing in place, added empty if
     /// the key has none yet.
-    subscript(key: MapKey, default _: [Op]) -> [Op] {
-        get { self[key] ?? [] }
+    subscript(key: MapKey, default empty: [Op]) -> [Op] {
+        get { self[key] ?? empty }
+        _modify { yield &self[key, hash: Self.hash(key), default: empty] }
+    }
+
+    /// The ops of `key`, whose ``hash(_:)`` is `hash`, in place; added empty
+    /// if the key has none yet.
+    subscript(key: MapKey, hash hash: UInt64, default empty: [Op]) -> [Op] {
+        get { self[key, hash: hash] ?? empty }
         _modify {
-            let hash = Self.hash(key)
+            assert(hash == Self.hash(key), "hash of another key")
             let index = find(key, hash: hash) ?? add(key, hash: hash)
             yield &ops[index]
         }
@@ -95,7 +107,8 @@ struct MapEntries: Sendable {
     /// Per process, so that which keys collide cannot be known in advance.
     private static let seed = UInt64.random(in: .min ... .max)
 
-    private static func hash(_ key: MapKey) -> UInt64 {
+    /// The hash of `key` in this process.
+    static func hash(_ key: MapKey) -> UInt64 {
         key.withBytes { bytes in
             let count = bytes.count
             guard let base = bytes.baseAddress.map(UnsafeRawPointer.init), count > 0 else { return fold(seed, seed ^ 0x9E37_79B9_7F4A_7C15) }

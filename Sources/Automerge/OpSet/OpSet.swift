@@ -91,7 +91,9 @@ struct OpSet: Sendable {
     }
 
     /// Applies one op to the object at `index` of the object table.
-    mutating func apply(_ change: ChangeOp, objectAt index: Int) throws(ApplyError) {
+    /// `keyHash`: the ``MapEntries/hash(_:)`` of a map op's key, if the
+    /// caller has it already.
+    mutating func apply(_ change: ChangeOp, objectAt index: Int, keyHash: UInt64? = nil) throws(ApplyError) {
         precondition(objects[index].id == change.object, "op applied to the wrong object")
         // Checked before anything changes, so a refused op leaves no trace.
         if change.action.objectType != nil, objects[index].depth >= Self.maxDepth { throw .nestedTooDeep(change.id) }
@@ -101,7 +103,7 @@ struct OpSet: Sendable {
         switch change.key {
         case .map(let key):
             guard !kind.isSequence else { throw .notAMap(change.object) }
-            applyToMap(objectAt: index, key: key, change: change, successor: successor)
+            applyToMap(objectAt: index, key: key, hash: keyHash ?? MapEntries.hash(key), change: change, successor: successor)
         case .element(let element):
             guard kind.isSequence else { throw .notASequence(change.object) }
             if change.insert {
@@ -119,9 +121,9 @@ struct OpSet: Sendable {
         }
     }
 
-    private mutating func applyToMap(objectAt index: Int, key: MapKey, change: ChangeOp, successor: Successor) {
+    private mutating func applyToMap(objectAt index: Int, key: MapKey, hash: UInt64, change: ChangeOp, successor: Successor) {
         // A delete of a key that holds nothing leaves no entry behind.
-        if change.action == .delete && objects[index].entries[key] == nil { return }
+        if change.action == .delete && objects[index].entries[key, hash: hash] == nil { return }
         let actors = self.actors
         func update(_ ops: inout [Op]) {
             if !change.predecessors.isEmpty {
@@ -141,7 +143,7 @@ struct OpSet: Sendable {
             }
         }
         // One hash lookup, the ops modified in place.
-        update(&objects[index].entries[key, default: []])
+        update(&objects[index].entries[key, hash: hash, default: []])
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
