@@ -30,9 +30,13 @@ struct MapEntries: Sendable {
     /// The ops of `key`, whose ``hash(_:)`` is `hash` (a local put hashes
     /// its key once for the lookup and the apply).
     subscript(key: MapKey, hash hash: UInt64) -> [Op]? {
-        assert(hash == Self.hash(key), "hash of another key")
-        guard let index = find(key, hash: hash) else { return nil }
-        return ops[index]
+        // Inlined so that a caller reading through a pointer (a local put)
+        // does not copy the table, a retain and release of each array.
+        @inline(__always) get {
+            assert(hash == Self.hash(key), "hash of another key")
+            guard let index = find(key, hash: hash) else { return nil }
+            return ops[index]
+        }
     }
 
     /// The ops of `key` for reading and writing in place, added empty if
@@ -63,6 +67,7 @@ struct MapEntries: Sendable {
         (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
     }
 
+    @inline(__always)
     private func find(_ key: MapKey, hash: UInt64) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
