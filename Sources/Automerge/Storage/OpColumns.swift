@@ -50,14 +50,14 @@ enum OpColumns {
         func check(nullable: Bool) -> ColumnCheck {
             ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit)
         }
-        func rle<V: RLEValue>(_ spec: ColumnSpec, _ type: V.Type, _ name: String, nullable: Bool) -> RLEReader<V>? {
-            columns[spec].map { RLEReader($0, column: name, check: check(nullable: nullable)) }
+        func rle<V: RLEValue>(_ data: ArraySlice<UInt8>?, _ type: V.Type, _ name: String, nullable: Bool) -> OptionalColumn<RLEReader<V>> {
+            OptionalColumn(isPresent: data != nil, RLEReader(data ?? [], column: name, check: check(nullable: nullable)))
         }
-        func delta(_ spec: ColumnSpec, _ name: String, nullable: Bool) -> DeltaReader? {
-            columns[spec].map { DeltaReader($0, column: name, check: check(nullable: nullable)) }
+        func delta(_ data: ArraySlice<UInt8>?, _ name: String, nullable: Bool) -> OptionalColumn<DeltaReader> {
+            OptionalColumn(isPresent: data != nil, DeltaReader(data ?? [], column: name, check: check(nullable: nullable)))
         }
-        func boolean(_ spec: ColumnSpec, _ name: String) -> BooleanReader? {
-            columns[spec].map { BooleanReader($0, column: name, check: check(nullable: false)) }
+        func boolean(_ data: ArraySlice<UInt8>?, _ name: String) -> OptionalColumn<BooleanReader> {
+            OptionalColumn(isPresent: data != nil, BooleanReader(data ?? [], column: name, check: check(nullable: false)))
         }
 
         let actions = try columns[.action].map { data throws(LoadError) in
@@ -65,15 +65,15 @@ enum OpColumns {
         } ?? []
         let rows = actions.count
 
-        var objActor = rle(.objActor, UInt64.self, "obj actor", nullable: true)
-        var objCounter = rle(.objCounter, UInt64.self, "obj counter", nullable: true)
-        var keyActor = rle(.keyActor, UInt64.self, "key actor", nullable: true)
-        var keyCounter = delta(.keyCounter, "key counter", nullable: true)
-        var keyString = rle(.keyString, String.self, "key string", nullable: true)
-        var inserts = boolean(.insert, "insert")
+        var objActor = rle(columns[.objActor], UInt64.self, "obj actor", nullable: true)
+        var objCounter = rle(columns[.objCounter], UInt64.self, "obj counter", nullable: true)
+        var keyActor = rle(columns[.keyActor], UInt64.self, "key actor", nullable: true)
+        var keyCounter = delta(columns[.keyCounter], "key counter", nullable: true)
+        var keyString = rle(columns[.keyString], String.self, "key string", nullable: true)
+        var inserts = boolean(columns[.insert], "insert")
         var values = try ValueReader(meta: columns[.valueMeta], raw: columns[.value], column: "value", check: check(nullable: false))
-        var expands = boolean(.expand, "expand")
-        var markNames = rle(.markName, String.self, "mark name", nullable: true)
+        var expands = boolean(columns[.expand], "expand")
+        var markNames = rle(columns[.markName], String.self, "mark name", nullable: true)
 
         let (groupSpec, actorSpec, counterSpec, groupName) = kind == .change
             ? (ColumnSpec.predGroup, ColumnSpec.predActor, ColumnSpec.predCounter, "pred")
@@ -81,16 +81,16 @@ enum OpColumns {
         // Named once: interpolated per row they cost more than the checks.
         let groupColumn = "\(groupName) group"
         let groupActorColumn = "\(groupName) actor", groupCounterColumn = "\(groupName) counter"
-        var groupCounts = rle(groupSpec, UInt64.self, groupColumn, nullable: false)
-        var groupActors = rle(actorSpec, UInt64.self, groupActorColumn, nullable: false)
-        var groupCounters = delta(counterSpec, groupCounterColumn, nullable: false)
+        var groupCounts = rle(columns[groupSpec], UInt64.self, groupColumn, nullable: false)
+        var groupActors = rle(columns[actorSpec], UInt64.self, groupActorColumn, nullable: false)
+        var groupCounters = delta(columns[counterSpec], groupCounterColumn, nullable: false)
 
-        var idActors: RLEReader<UInt64>? = nil, idCounters: DeltaReader? = nil
+        // Ids are implicit in a change chunk: its id columns, if any, are not read.
+        var idActors = rle(kind == .document ? columns[.idActor] : nil, UInt64.self, "id actor", nullable: false)
+        var idCounters = delta(kind == .document ? columns[.idCounter] : nil, "id counter", nullable: false)
         if kind == .document {
-            idActors = rle(.idActor, UInt64.self, "id actor", nullable: false)
-            idCounters = delta(.idCounter, "id counter", nullable: false)
-            if rows > 0 && idActors == nil { throw .missingColumn(column: "id actor") }
-            if rows > 0 && idCounters == nil { throw .missingColumn(column: "id counter") }
+            if rows > 0 && !idActors.isPresent { throw .missingColumn(column: "id actor") }
+            if rows > 0 && !idCounters.isPresent { throw .missingColumn(column: "id counter") }
         }
 
         func actor(_ value: UInt64, _ column: String, _ row: Int) throws(LoadError) -> Int {
@@ -102,7 +102,7 @@ enum OpColumns {
             return UInt64(value)
         }
 
-        let hasIds = idActors != nil, hasGroups = groupCounts != nil
+        let hasIds = idActors.isPresent, hasGroups = groupCounts.isPresent
         var ops = [StoredOp]()
         ops.reserveCapacity(rows)
         var groupTotal = 0
@@ -163,14 +163,14 @@ enum OpColumns {
                 // members come from the actor and counter columns, whose runs
                 // are bounded by the row limit, so the loop is too.
                 for _ in 0..<count {
-                    guard try groupActors?.isAtEnd() == false else {
+                    guard groupActors.isPresent, try !groupActors.reader.isAtEnd() else {
                         throw .columnLengthMismatch(column: groupActorColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
                     }
-                    guard try groupCounters?.isAtEnd() == false else {
+                    guard groupCounters.isPresent, try !groupCounters.reader.isAtEnd() else {
                         throw .columnLengthMismatch(column: groupCounterColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
                     }
-                    guard let a = try groupActors?.next() ?? nil else { throw .unexpectedNull(column: groupActorColumn, row: row) }
-                    guard let c = try groupCounters?.next() ?? nil else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
+                    guard let a = try groupActors.reader.next() else { throw .unexpectedNull(column: groupActorColumn, row: row) }
+                    guard let c = try groupCounters.reader.next() else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
                     list.append(StoredOpId(counter: try counter(c, groupCounterColumn, row),
                                            actor: try actor(a, groupActorColumn, row)))
                     groupTotal += 1
@@ -185,9 +185,9 @@ enum OpColumns {
         }
 
         // Every column must end with the rows: count what is left of any that does not.
-        func finish<Reader: ColumnReader>(_ reader: inout Reader?, _ name: String, expected: Int) throws(LoadError) {
-            guard reader != nil else { return }
-            let total = try reader!.count()
+        func finish<Reader: ColumnReader>(_ column: inout OptionalColumn<Reader>, _ name: String, expected: Int) throws(LoadError) {
+            guard column.isPresent else { return }
+            let total = try column.reader.count()
             if total != expected { throw .columnLengthMismatch(column: name, expected: expected, actual: total) }
         }
         try finish(&objActor, "obj actor", expected: rows)
@@ -208,31 +208,44 @@ enum OpColumns {
     }
 }
 
+/// A column a chunk may leave out, read in place. As a `Reader?`, every
+/// read of every row asked the optional for its case through an outlined
+/// helper (4% of a load); here that is one stored flag.
+private struct OptionalColumn<Reader: ColumnReader> {
+    let isPresent: Bool
+    /// Reads nothing when the column is absent (it is then built on no bytes).
+    var reader: Reader
+
+    init(isPresent: Bool, _ reader: Reader) {
+        self.isPresent = isPresent
+        self.reader = reader
+    }
+}
+
 // Column reads, free functions rather than functions nested in `decode`:
 // nested, they copied the op decoder's value reader on every call.
 
 /// The next item of an optional column (nil when absent); a column that ends
-/// before `rows` items is too short. Optional chaining reads the reader in
-/// place (`reader != nil` and `reader!` each copied it).
+/// before `rows` items is too short.
 @inline(__always)
 private func nextItem<Reader: ColumnReader>(
-    _ reader: inout Reader?, _ name: String, _ row: Int, _ rows: Int
+    _ column: inout OptionalColumn<Reader>, _ name: String, _ row: Int, _ rows: Int
 ) throws(LoadError) -> Reader.Item? {
-    guard let atEnd = try reader?.isAtEnd() else { return nil }
-    if atEnd { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
-    return try reader?.next()
+    guard column.isPresent else { return nil }
+    if try column.reader.isAtEnd() { throw .columnLengthMismatch(column: name, expected: rows, actual: row) }
+    return try column.reader.next()
 }
 
 /// The next value of a nullable column: nil for a null or an absent column.
 @inline(__always)
 private func item<Reader: ColumnReader, V>(
-    _ reader: inout Reader?, _ name: String, _ row: Int, _ rows: Int
+    _ column: inout OptionalColumn<Reader>, _ name: String, _ row: Int, _ rows: Int
 ) throws(LoadError) -> V? where Reader.Item == V? {
-    try nextItem(&reader, name, row, rows) ?? nil
+    try nextItem(&column, name, row, rows) ?? nil
 }
 
 /// The next flag of a boolean column: false when absent.
 @inline(__always)
-private func item(_ reader: inout BooleanReader?, _ name: String, _ row: Int, _ rows: Int) throws(LoadError) -> Bool {
-    try nextItem(&reader, name, row, rows) ?? false
+private func item(_ column: inout OptionalColumn<BooleanReader>, _ name: String, _ row: Int, _ rows: Int) throws(LoadError) -> Bool {
+    try nextItem(&column, name, row, rows) ?? false
 }
