@@ -101,9 +101,15 @@ struct SequenceTree: Sendable {
     /// last: typing inserts after it, and a loaded document lists an
     /// element's updates right after it. Needs no id index.
     func recentLocation(of id: OpId) -> Location? {
+        guard let recent = validLastInserted, nodes[Int(recent.leaf)].elements[recent.index].id == id else { return nil }
+        return recent
+    }
+
+    /// ``lastInserted`` if it still names an element (later changes may
+    /// have moved or removed it).
+    private var validLastInserted: Location? {
         guard let recent = lastInserted, Int(recent.leaf) < nodes.count,
-              recent.index < nodes[Int(recent.leaf)].elements.count,
-              nodes[Int(recent.leaf)].elements[recent.index].id == id else { return nil }
+              recent.index < nodes[Int(recent.leaf)].elements.count else { return nil }
         return recent
     }
 
@@ -195,11 +201,10 @@ struct SequenceTree: Sendable {
     /// element of the sequence (the element an append goes after): found
     /// without a walk from the root.
     private func lastVisibleIfLastInserted() -> Location? {
-        guard let recent = lastInserted, Int(recent.leaf) < nodes.count,
-              nodes[Int(recent.leaf)].isLeaf, nodes[Int(recent.leaf)].next < 0 else { return nil }
+        guard let recent = validLastInserted, nodes[Int(recent.leaf)].isLeaf, nodes[Int(recent.leaf)].next < 0 else { return nil }
         // In place: binding the node to a local retained its arrays.
         return nodes[Int(recent.leaf)].elements.withUnsafeBufferPointer { elements in
-            guard recent.index < elements.count, elements[recent.index].units > 0 else { return nil }
+            guard elements[recent.index].units > 0 else { return nil }
             for index in (recent.index + 1)..<elements.count where elements[index].units > 0 { return nil }
             return recent
         }

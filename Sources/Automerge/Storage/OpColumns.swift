@@ -102,7 +102,6 @@ enum OpColumns {
             return UInt64(value)
         }
 
-        let hasIds = idActors.isPresent, hasGroups = groupCounts.isPresent
         var ops = [StoredOp]()
         ops.reserveCapacity(rows)
         var groupTotal = 0
@@ -143,7 +142,7 @@ enum OpColumns {
             }
 
             var id: StoredOpId? = nil
-            if hasIds {
+            if idActors.isPresent {
                 guard let a = try item(&idActors, "id actor", row, rows) else { throw .unexpectedNull(column: "id actor", row: row) }
                 guard let c = try item(&idCounters, "id counter", row, rows) else { throw .unexpectedNull(column: "id counter", row: row) }
                 guard c >= 1 else { throw .opCounterOverflow(column: "id counter", row: row) }
@@ -152,7 +151,7 @@ enum OpColumns {
 
             var list = StoredOpIdList()
             var count: UInt64 = 0
-            if hasGroups {
+            if groupCounts.isPresent {
                 guard let stored = try item(&groupCounts, groupColumn, row, rows) else {
                     throw .unexpectedNull(column: groupColumn, row: row)
                 }
