@@ -95,9 +95,11 @@ struct SaveBench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "save", abstract: "Save a loaded file.")
     @Argument var file: String
     @Option var runs = 5
+    @Flag(help: "Deflate no column: time the encoding alone.") var noCompress = false
     func run() throws {
         let document = try Document(try Data(contentsOf: URL(fileURLWithPath: file)))
-        measure("save \(URL(fileURLWithPath: file).lastPathComponent)", runs: runs) { document.save() }
+        let name = URL(fileURLWithPath: file).lastPathComponent + (noCompress ? ", uncompressed" : "")
+        measure("save \(name)", runs: runs) { document.save(compress: !noCompress) }
     }
 }
 

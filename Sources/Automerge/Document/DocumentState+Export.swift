@@ -77,10 +77,8 @@ private struct OpRowExporter {
 
     private mutating func append(id: OpId, insert: Bool, action: OpAction, value: Primitive, successors: SuccessorList,
                                  expand: Bool, markName: String?, object: StoredOpId?, key: StoredKey) {
-        let docIndex = docIndex
         writer.append(object: object, key: key, insert: insert, action: UInt64(action.rawValue),
-                      value: value, id: stored(id),
-                      group: successors.lazy.map { StoredOpId(counter: UInt64($0.id.counter), actor: docIndex[Int($0.id.actor)]) },
-                      expand: expand, markName: markName)
+                      value: value, id: stored(id), groupCount: successors.count, expand: expand, markName: markName)
+        successors.forEachId { writer.appendGroupMember(stored($0)) }
     }
 }

@@ -68,6 +68,19 @@ extension SuccessorList: RandomAccessCollection {
         return false
     }
 
+    var count: Int { endIndex }
+
+    /// Calls `body` with each successor's op id in order, without the
+    /// index-by-index switch over the storage that iterating would do.
+    @inline(__always)
+    func forEachId(_ body: (OpId) -> Void) {
+        switch storage {
+        case .none: break
+        case .one(let id): body(id)
+        case .many(let list): for successor in list { body(successor.id) }
+        }
+    }
+
     /// Whether every successor is an increment (true when there are none).
     var allIncrements: Bool {
         switch storage {

@@ -141,17 +141,14 @@ extension Array where Element == UInt8 {
         append(contentsOf: bytes)
     }
 
-    /// Appends the UTF-8 bytes of `string`: byte by byte for the short
-    /// strings of text elements (a bulk append costs more than it copies),
-    /// in one copy from its storage otherwise.
+    /// Appends the UTF-8 bytes of `string` from its storage (a small string's
+    /// bytes are in the value itself), a text element's single byte as one
+    /// element append.
     @inline(__always)
     mutating func appendUTF8(of string: String) {
-        let utf8 = string.utf8
-        if utf8.count <= 8 {
-            for byte in utf8 { append(byte) }
-            return
+        var string = string
+        string.withUTF8 { bytes in
+            if bytes.count == 1 { append(bytes[0]) } else { append(contentsOf: bytes) }
         }
-        let appended: Void? = utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
-        if appended == nil { append(contentsOf: utf8) }
     }
 }

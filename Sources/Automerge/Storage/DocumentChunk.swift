@@ -36,14 +36,18 @@ enum DocumentChunk {
         LEB128.appendUnsigned(UInt64(heads.count), to: &contents)
         for head in heads { contents.append(contentsOf: head.bytes) }
 
-        func prepare(_ columns: [(ColumnSpec, [UInt8])]) -> [(spec: ColumnSpec, bytes: [UInt8])] {
-            ColumnSet.nonEmpty(columns).map { column in
-                guard compress && column.bytes.count >= columnCompressionThreshold else { return column }
-                return (column.spec.deflated, Deflate.compress(column.bytes))
+        // Change columns then op columns; the long ones are compressed in one
+        // batch so that they can share the machine's cores.
+        var columns = ColumnSet.nonEmpty(DocumentChangeColumns.encode(changes))
+        let changeColumnCount = columns.count
+        columns += ColumnSet.nonEmpty(ops)
+        if compress {
+            let long = columns.indices.filter { columns[$0].bytes.count >= columnCompressionThreshold }
+            for (index, deflated) in zip(long, Deflate.compress(each: long.map { columns[$0].bytes })) {
+                columns[index] = (columns[index].spec.deflated, deflated)
             }
         }
-        let changeColumns = prepare(DocumentChangeColumns.encode(changes))
-        let opColumns = prepare(ops)
+        let changeColumns = columns[..<changeColumnCount], opColumns = columns[changeColumnCount...]
         ColumnLayout.write(changeColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
         ColumnLayout.write(opColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
         for column in changeColumns { contents.append(contentsOf: column.bytes) }

@@ -14,6 +14,12 @@ struct OpColumnWriter {
     private var valueMeta = RLEEncoder<UInt64>(), valueRaw = [UInt8]()
     private var groupCount = RLEEncoder<UInt64>(), groupActor = RLEEncoder<UInt64>(), groupCounter = DeltaEncoder()
     private var expand = BooleanEncoder(), markName = RLEEncoder<String>()
+    #if DEBUG
+    /// Group members the last row announced and the caller has not yet appended.
+    private var pendingGroupMembers = 0
+    #else
+    private var pendingGroupMembers: Int { 0 }
+    #endif
 
     init(kind: OpColumns.Kind) { self.kind = kind }
 
@@ -23,6 +29,21 @@ struct OpColumnWriter {
         object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, value: Primitive,
         id: StoredOpId?, group: some Collection<StoredOpId>, expand isExpand: Bool, markName name: String?
     ) {
+        append(object: object, key: key, insert: isInsert, action: code, value: value, id: id,
+               groupCount: group.count, expand: isExpand, markName: name)
+        for member in group { appendGroupMember(member) }
+    }
+
+    /// Appends one row whose group of `groupCount` op ids the caller then
+    /// appends with ``appendGroupMember(_:)``, before the next row. Each
+    /// column is encoded on its own, so a row's group members need not be
+    /// written with the rest of it; this spares a save wrapping each op's
+    /// successors in a collection.
+    mutating func append(
+        object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, value: Primitive,
+        id: StoredOpId?, groupCount members: Int, expand isExpand: Bool, markName name: String?
+    ) {
+        assert(pendingGroupMembers == 0, "the previous row's group is incomplete")
         if let object {
             objActor.appendValue(UInt64(object.actor))
             objCounter.appendValue(object.counter)
@@ -53,18 +74,29 @@ struct OpColumnWriter {
         action.appendValue(code)
         valueMeta.appendValue(ValueColumn.metadata(of: value))
         ValueColumn.appendRaw(value, to: &valueRaw)
-        groupCount.appendValue(UInt64(group.count))
-        for member in group {
-            groupActor.appendValue(UInt64(member.actor))
-            groupCounter.append(Int64(truncatingIfNeeded: member.counter))
-        }
+        groupCount.appendValue(UInt64(members))
+        #if DEBUG
+        pendingGroupMembers = members
+        #endif
         expand.append(isExpand)
         markName.append(name)
+    }
+
+    /// Appends one op id of the last row's group (see
+    /// ``append(object:key:insert:action:value:id:groupCount:expand:markName:)``).
+    mutating func appendGroupMember(_ member: StoredOpId) {
+        #if DEBUG
+        assert(pendingGroupMembers > 0, "more group members than the row's group count")
+        pendingGroupMembers -= 1
+        #endif
+        groupActor.appendValue(UInt64(member.actor))
+        groupCounter.append(Int64(truncatingIfNeeded: member.counter))
     }
 
     /// The encoded columns in spec order within each part (some possibly
     /// empty, i.e. omitted).
     mutating func finish() -> [(ColumnSpec, [UInt8])] {
+        assert(pendingGroupMembers == 0, "the last row's group is incomplete")
         var columns: [(ColumnSpec, [UInt8])] = [
             (.objActor, objActor.finish()), (.objCounter, objCounter.finish()),
             (.keyActor, keyActor.finish()), (.keyCounter, keyCounter.finish()), (.keyString, keyString.finish()),
