@@ -4,8 +4,15 @@
 /// insert op before the ops that update it, successors by op id.
 ///
 /// Op rows stream from the op set into an ``OpColumnWriter``: saving never
-/// builds a ``StoredOp`` per op.
+/// builds a ``StoredOp`` per op. A large document's columns are written by
+/// two writers on two cores, each walking all the ops: one the columns
+/// that place each op, the other those that hold its value and successors
+/// (see ``OpColumnWriter/Part``); the bytes are the same as one writer's.
 extension DocumentState {
+    /// From about this many ops, walking the ops twice on two cores beats
+    /// walking them once (a save of 20,000 ops takes about 2 ms).
+    static let concurrentSaveThreshold: UInt64 = 20_000
+
     func documentChunk(compress: Bool) -> [UInt8] {
         // Only authors of changes are in a document's actor table; op-set
         // actor index -> position in that table.
@@ -22,7 +29,24 @@ extension DocumentState {
                                  dependencies: record.dependencyIndices, extraBytes: record.extraBytes)
         }
 
-        var rows = OpRowExporter(docIndex: docIndex)
+        let opColumns: [(ColumnSpec, [UInt8])]
+        if ops.maxOp >= Self.concurrentSaveThreshold {
+            let (placement, content) = Concurrently.run(
+                { encodeOpColumns(docIndex: docIndex, part: .placement) }, { encodeOpColumns(docIndex: docIndex, part: .content) })
+            opColumns = placement + content
+        } else {
+            opColumns = encodeOpColumns(docIndex: docIndex, part: .all)
+        }
+        let heads = history.heads.sorted()
+        return DocumentChunk.encode(
+            actors: sortedAuthors.map { ops.actors[$0] }, heads: heads, changes: changes,
+            opColumns: opColumns, headsIndex: heads.compactMap { history.index(of: $0) }, compress: compress)
+    }
+
+    /// The op columns of the document, or of one part of them: every op in
+    /// document order.
+    private func encodeOpColumns(docIndex: [Int], part: OpColumnWriter.Part) -> [(ColumnSpec, [UInt8])] {
+        var rows = OpRowExporter(docIndex: docIndex, writer: OpColumnWriter(kind: .document, part: part))
         for id in ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) }) {
             guard let object = ops.object(id) else { continue }
             let storedObject = id.isRoot ? nil : rows.stored(id)
@@ -46,10 +70,7 @@ extension DocumentState {
                 }
             }
         }
-        let heads = history.heads.sorted()
-        return DocumentChunk.encode(
-            actors: sortedAuthors.map { ops.actors[$0] }, heads: heads, changes: changes,
-            opColumns: rows.writer.finish(), headsIndex: heads.compactMap { history.index(of: $0) }, compress: compress)
+        return rows.writer.finish()
     }
 }
 
@@ -58,7 +79,7 @@ extension DocumentState {
 private struct OpRowExporter {
     /// Op-set actor index -> position in the document's actor table.
     let docIndex: [Int]
-    var writer = OpColumnWriter(kind: .document)
+    var writer: OpColumnWriter
 
     func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: docIndex[Int(id.actor)]) }
 

@@ -6,7 +6,28 @@
 /// Presence follows Rust: a column that encodes to zero bytes is omitted
 /// (see ``OpColumns``).
 struct OpColumnWriter {
+    /// Which columns a writer fills. Columns are encoded independently, so
+    /// two writers fed the same rows, one per part, give together exactly
+    /// the columns of one writer of ``all``: a large save runs the two
+    /// parts on two cores.
+    enum Part: Sendable {
+        case all
+        /// Where each op goes: object, key, id, insert flag and action.
+        case placement
+        /// What each op holds: value, predecessors or successors, expand
+        /// flag and mark name.
+        case content
+
+        var writesPlacement: Bool { self != .content }
+        var writesContent: Bool { self != .placement }
+
+        static let placementColumns: Set<ColumnSpec> = [
+            .objActor, .objCounter, .keyActor, .keyCounter, .keyString, .idActor, .idCounter, .insert, .action,
+        ]
+    }
+
     let kind: OpColumns.Kind
+    let part: Part
     private var objActor = RLEEncoder<UInt64>(), objCounter = RLEEncoder<UInt64>()
     private var keyActor = RLEEncoder<UInt64>(), keyCounter = DeltaEncoder(), keyString = RLEEncoder<String>()
     private var idActor = RLEEncoder<UInt64>(), idCounter = DeltaEncoder()
@@ -21,7 +42,10 @@ struct OpColumnWriter {
     private var pendingGroupMembers: Int { 0 }
     #endif
 
-    init(kind: OpColumns.Kind) { self.kind = kind }
+    init(kind: OpColumns.Kind, part: Part = .all) {
+        self.kind = kind
+        self.part = part
+    }
 
     /// Appends one row. `group` is the predecessors in a change chunk and the
     /// successors in a document chunk; `id` is written only in a document.
@@ -44,6 +68,23 @@ struct OpColumnWriter {
         id: StoredOpId?, groupCount members: Int, expand isExpand: Bool, markName name: String?
     ) {
         assert(pendingGroupMembers == 0, "the previous row's group is incomplete")
+        #if DEBUG
+        pendingGroupMembers = members
+        #endif
+        if part.writesPlacement {
+            appendPlacement(object: object, key: key, insert: isInsert, action: code, id: id)
+        }
+        if part.writesContent {
+            valueMeta.appendValue(ValueColumn.metadata(of: value))
+            ValueColumn.appendRaw(value, to: &valueRaw)
+            groupCount.appendValue(UInt64(members))
+            expand.append(isExpand)
+            markName.append(name)
+        }
+    }
+
+    @inline(__always)
+    private mutating func appendPlacement(object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, id: StoredOpId?) {
         if let object {
             objActor.appendValue(UInt64(object.actor))
             objCounter.appendValue(object.counter)
@@ -72,14 +113,6 @@ struct OpColumnWriter {
         }
         insert.append(isInsert)
         action.appendValue(code)
-        valueMeta.appendValue(ValueColumn.metadata(of: value))
-        ValueColumn.appendRaw(value, to: &valueRaw)
-        groupCount.appendValue(UInt64(members))
-        #if DEBUG
-        pendingGroupMembers = members
-        #endif
-        expand.append(isExpand)
-        markName.append(name)
     }
 
     /// Appends one op id of the last row's group (see
@@ -89,12 +122,13 @@ struct OpColumnWriter {
         assert(pendingGroupMembers > 0, "more group members than the row's group count")
         pendingGroupMembers -= 1
         #endif
+        guard part.writesContent else { return }
         groupActor.appendValue(UInt64(member.actor))
         groupCounter.append(Int64(truncatingIfNeeded: member.counter))
     }
 
-    /// The encoded columns in spec order within each part (some possibly
-    /// empty, i.e. omitted).
+    /// The encoded columns of the writer's part, in spec order within each
+    /// section (some possibly empty, i.e. omitted).
     mutating func finish() -> [(ColumnSpec, [UInt8])] {
         assert(pendingGroupMembers == 0, "the last row's group is incomplete")
         var columns: [(ColumnSpec, [UInt8])] = [
@@ -115,6 +149,10 @@ struct OpColumnWriter {
                         (.succGroup, groupCount.finish()), (.succActor, groupActor.finish()),
                         (.succCounter, groupCounter.finish())]
         }
-        return columns
+        switch part {
+        case .all: return columns
+        case .placement: return columns.filter { Part.placementColumns.contains($0.0) }
+        case .content: return columns.filter { !Part.placementColumns.contains($0.0) }
+        }
     }
 }

@@ -130,6 +130,21 @@ struct CompressedChangeTests {
         }
     }
 
+    @Test("columns deflated as a batch on several cores are the streams deflated one by one")
+    func batchDeflate() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Above the concurrency threshold in total, of uneven sizes, one empty.
+        let inputs: [[UInt8]] = [300_000, 0, 70_000, 1_000, 150_000].map { size in
+            (0..<size).map { index in index % 7 == 0 ? UInt8.random(in: 0...255, using: &generator) : UInt8(index % 13) }
+        }
+        #expect(inputs.reduce(0) { $0 + $1.count } >= Deflate.concurrencyThreshold)
+        let batch = Deflate.compress(each: inputs)
+        #expect(batch == inputs.map { Deflate.compress($0) })
+        for (input, deflated) in zip(inputs, batch) {
+            #expect(try Deflate.inflate(deflated[...], limit: input.count, what: "column") == input)
+        }
+    }
+
     @Test("a DEFLATE bomb fails at the inflation limit instead of exhausting memory")
     func inflationLimit() {
         let bomb = Deflate.compress([UInt8](repeating: 0, count: 4 << 20))

@@ -127,6 +127,45 @@ struct DocumentChunkTests {
             try S.decodeDocument(chunk)
         }
     }
+
+    /// A document with more ops than ``DocumentState/concurrentSaveThreshold``,
+    /// of every shape a save writes: text typed, deleted and marked, a list
+    /// whose elements are overwritten, map keys with conflicts and counters.
+    static func largeDocument() throws -> Document {
+        let doc = Document()
+        let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+        for round in 0..<120 {
+            try doc.spliceText(obj: text, start: UInt64(round * 90), delete: 0,
+                               value: String(repeating: "swift automerge é 🙂 ", count: 6))
+            try doc.spliceText(obj: text, start: UInt64(round * 90 + 5), delete: 30, value: "")
+        }
+        try doc.mark(obj: text, start: 10, end: 400, expand: .both, name: "bold", value: .Boolean(true))
+        let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
+        for index in 0..<2_000 { try doc.insert(obj: list, index: UInt64(index), value: .Int(Int64(index))) }
+        for index in stride(from: 0, to: 2_000, by: 3) { try doc.put(obj: list, index: UInt64(index), value: .String("x\(index)")) }
+        let other = doc.fork()
+        for key in 0..<1_500 {
+            try doc.put(obj: .ROOT, key: "k\(key)", value: .Uint(UInt64(key)))
+            try other.put(obj: .ROOT, key: "k\(key)", value: .F64(Double(key) / 3))
+        }
+        try doc.put(obj: .ROOT, key: "count", value: .Counter(1))
+        try doc.increment(obj: .ROOT, key: "count", by: 41)
+        try doc.merge(other: other)
+        return doc
+    }
+
+    @Test("a save written on two cores has the bytes of one writer, compressed or not")
+    func concurrentSave() throws {
+        let doc = try Self.largeDocument()
+        let plain = [UInt8](doc.save(compress: false))
+        let stored = try S.decodeDocument(plain)
+        #expect(UInt64(stored.ops.count) > DocumentState.concurrentSaveThreshold, "the save takes the two-core path")
+        // DocumentChunk.encode writes the rows through a single writer.
+        #expect(DocumentChunk.encode(stored, compress: false) == plain)
+        let compressed = [UInt8](doc.save())
+        #expect(compressed == DocumentChunk.encode(stored, compress: true))
+        #expect(try S.decodeDocument(compressed) == stored)
+    }
 }
 
 /// A document chunk taken apart into its column data, to build inputs our
