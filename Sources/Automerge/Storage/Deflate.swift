@@ -1,5 +1,4 @@
 import CZlib
-import Dispatch
 
 /// Raw DEFLATE (RFC 1951, no zlib header) through the system zlib, as used
 /// for compressed change chunks and for columns of saved documents.
@@ -36,54 +35,6 @@ enum Deflate {
         }
         output.removeSubrange(written...)
         return output
-    }
-
-    /// Inputs totalling at least this many bytes are compressed on several
-    /// threads: below it, handing work to other threads costs more than it
-    /// saves (zlib manages about 25 MB/s at level 6, so 128 KiB is ~5 ms).
-    static let concurrencyThreshold = 128 * 1024
-
-    /// Compresses each input as raw DEFLATE, as ``compress(_:level:)`` would
-    /// one by one. Large batches (a save's columns) are spread over the
-    /// machine's cores, largest first, so that the biggest column (usually
-    /// a text's characters) starts at once and the rest fill the other
-    /// cores; every input is still one independent stream, so the output
-    /// is the same bytes either way.
-    static func compress(each inputs: [[UInt8]], level: Int32 = defaultLevel) -> [[UInt8]] {
-        let total = inputs.reduce(0) { $0 + $1.count }
-        guard inputs.count > 1, total >= concurrencyThreshold else {
-            return inputs.map { compress($0, level: level) }
-        }
-        let largestFirst = inputs.indices.sorted { inputs[$0].count > inputs[$1].count }
-        let slots = ResultSlots(count: inputs.count)
-        defer { slots.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: largestFirst.count) { position in
-            let index = largestFirst[position]
-            slots.store(compress(inputs[index], level: level), at: index)
-        }
-        return slots.values
-    }
-
-    /// One result per input, each written by exactly one worker of
-    /// ``compress(each:level:)`` and read only after all have finished.
-    /// Raw memory rather than an array: workers must not go through one
-    /// array's uniqueness check and mutation at the same time.
-    private struct ResultSlots: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<[UInt8]>
-
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: [])
-        }
-
-        func store(_ value: [UInt8], at index: Int) { slots[index] = value }
-
-        var values: [[UInt8]] { Array(slots) }
-
-        func deallocate() {
-            _ = slots.deinitialize()
-            slots.deallocate()
-        }
     }
 
     /// Inflates raw DEFLATE `input`, failing if the output would exceed

@@ -9,21 +9,21 @@ struct OpColumnWriter {
     /// Which columns a writer fills. Columns are encoded independently, so
     /// two writers fed the same rows, one per part, give together exactly
     /// the columns of one writer of ``all``: a large save runs the two
-    /// parts on two cores.
+    /// parts on two cores. The split balances the work: the op-id columns
+    /// are many but cheap per row, the value bytes are few columns but the
+    /// largest to deflate.
     enum Part: Sendable {
         case all
-        /// Where each op goes: object, key, id, insert flag and action.
-        case placement
-        /// What each op holds: value, predecessors or successors, expand
-        /// flag and mark name.
-        case content
+        /// The op-id columns and flags: object, key, id, predecessors or
+        /// successors, insert and action.
+        case opIds
+        /// What each op holds: value, expand flag and mark name.
+        case values
 
-        var writesPlacement: Bool { self != .content }
-        var writesContent: Bool { self != .placement }
+        var writesOpIds: Bool { self != .values }
+        var writesValues: Bool { self != .opIds }
 
-        static let placementColumns: Set<ColumnSpec> = [
-            .objActor, .objCounter, .keyActor, .keyCounter, .keyString, .idActor, .idCounter, .insert, .action,
-        ]
+        static let valueColumns: Set<ColumnSpec> = [.valueMeta, .value, .expand, .markName]
     }
 
     let kind: OpColumns.Kind
@@ -71,20 +71,20 @@ struct OpColumnWriter {
         #if DEBUG
         pendingGroupMembers = members
         #endif
-        if part.writesPlacement {
-            appendPlacement(object: object, key: key, insert: isInsert, action: code, id: id)
+        if part.writesOpIds {
+            appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id)
+            groupCount.appendValue(UInt64(members))
         }
-        if part.writesContent {
+        if part.writesValues {
             valueMeta.appendValue(ValueColumn.metadata(of: value))
             ValueColumn.appendRaw(value, to: &valueRaw)
-            groupCount.appendValue(UInt64(members))
             expand.append(isExpand)
             markName.append(name)
         }
     }
 
     @inline(__always)
-    private mutating func appendPlacement(object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, id: StoredOpId?) {
+    private mutating func appendOpIds(object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, id: StoredOpId?) {
         if let object {
             objActor.appendValue(UInt64(object.actor))
             objCounter.appendValue(object.counter)
@@ -122,7 +122,7 @@ struct OpColumnWriter {
         assert(pendingGroupMembers > 0, "more group members than the row's group count")
         pendingGroupMembers -= 1
         #endif
-        guard part.writesContent else { return }
+        guard part.writesOpIds else { return }
         groupActor.appendValue(UInt64(member.actor))
         groupCounter.append(Int64(truncatingIfNeeded: member.counter))
     }
@@ -151,8 +151,8 @@ struct OpColumnWriter {
         }
         switch part {
         case .all: return columns
-        case .placement: return columns.filter { Part.placementColumns.contains($0.0) }
-        case .content: return columns.filter { !Part.placementColumns.contains($0.0) }
+        case .opIds: return columns.filter { !Part.valueColumns.contains($0.0) }
+        case .values: return columns.filter { Part.valueColumns.contains($0.0) }
         }
     }
 }
