@@ -56,16 +56,35 @@ struct SuiteBench: ParsableCommand {
         }
 
         if wanted("append") {
+            // The tasks of automerge-swift's CollectionBenchmarks, whose
+            // figures the budgets compare with: each step reads the length
+            // back through the API, text appends random characters (some of
+            // them emoji of one or two scalars, i.e. one or two ops), and map
+            // puts format a key from an integer, in shuffled order, into a
+            // map of the root.
+            var random = SeededGenerator(seed: 42)
+            let characters = "the quick brown fox JUMPS over a lazy dog 😀🤓⛺︎🕰️⏰ ⏱️🧭".map(String.init)
+            let texts = (0..<items).map { _ in characters.randomElement(using: &random)! }
+            let integers = Array(0..<items).shuffled(using: &random)
             try perItem("text append", budgetMicros: 0.3) { doc, count in
                 let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
-                for i in 0..<count { try doc.spliceText(obj: text, start: UInt64(i), delete: 0, value: "a") }
+                var length = doc.length(obj: text)
+                for character in texts.prefix(count) {
+                    try doc.spliceText(obj: text, start: length, delete: 0, value: character)
+                    length = doc.length(obj: text)
+                }
             }
             try perItem("list append", budgetMicros: 0.3) { doc, count in
                 let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
-                for i in 0..<count { try doc.insert(obj: list, index: UInt64(i), value: .Int(Int64(i))) }
+                for integer in integers.prefix(count) {
+                    try doc.insert(obj: list, index: doc.length(obj: list), value: .Int(Int64(integer)))
+                }
             }
             try perItem("map put", budgetMicros: 0.5) { doc, count in
-                for i in 0..<count { try doc.put(obj: .ROOT, key: "k\(i)", value: .Int(Int64(i))) }
+                let map = try doc.putObject(obj: .ROOT, key: "map", ty: .Map)
+                for integer in integers.prefix(count) {
+                    try doc.put(obj: map, key: String(integer), value: .Int(Int64(integer)))
+                }
             }
         }
 

@@ -45,7 +45,13 @@ extension DocumentState {
     }
 
     func length(_ obj: ObjId, heads: Set<ChangeHash>?) throws(AutomergeError) -> UInt64 {
-        UInt64(ops.length(of: try object(obj), at: try clock(heads)))
+        if heads == nil {
+            // A sequence keeps its current length: read it in place rather
+            // than copy the object out (apps ask for it before every append).
+            let object = try handle(obj)
+            if object.kind.isSequence { return UInt64(units(of: object)) }
+        }
+        return UInt64(ops.length(of: try object(obj), at: try clock(heads)))
     }
 
     func text(_ obj: ObjId, heads: Set<ChangeHash>?) throws(AutomergeError) -> String {

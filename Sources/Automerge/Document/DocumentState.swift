@@ -29,8 +29,8 @@ struct DocumentState: Sendable {
 
     /// The object `obj` names, or a typed error.
     func object(_ obj: ObjId) throws(AutomergeError) -> ObjectState {
-        guard let id = ops.opId(for: obj), let object = ops.object(id) else { throw .unknownObject(obj) }
-        return object
+        guard let (_, index) = ops.resolve(obj) else { throw .unknownObject(obj) }
+        return ops.objects[index]
     }
 
     /// The clock of `heads`, or a typed error naming unknown hashes.

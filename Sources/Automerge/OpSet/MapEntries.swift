@@ -84,12 +84,24 @@ struct MapEntries: Sendable {
         }
     }
 
-    private mutating func add(_ key: MapKey, hash: UInt64) -> Int {
+    /// Adds `key` holding the ops `make` returns, unless it has an entry
+    /// already; returns whether it added it. One probe for a new key, and
+    /// its ops array made at its size rather than grown from empty.
+    @inline(__always)
+    mutating func addIfAbsent(_ key: MapKey, hash: UInt64, ops make: () -> [Op]) -> Bool {
+        assert(hash == Self.hash(key), "hash of another key")
+        guard find(key, hash: hash) == nil else { return false }
+        add(key, hash: hash, ops: make())
+        return true
+    }
+
+    @discardableResult
+    private mutating func add(_ key: MapKey, hash: UInt64, ops initial: [Op] = []) -> Int {
         precondition(keys.count < Int(Int32.max), "map object full")
         if (keys.count + 1) * 2 > slots.count { grow() }
         let index = keys.count
         keys.append(key)
-        ops.append([])
+        ops.append(initial)
         hashes.append(hash)
         place(index, hash: hash)
         return index

@@ -124,6 +124,12 @@ struct OpSet: Sendable {
     private mutating func applyToMap(objectAt index: Int, key: MapKey, hash: UInt64, change: ChangeOp, successor: Successor) {
         // A delete of a key that holds nothing leaves no entry behind.
         if change.action == .delete && objects[index].entries[key, hash: hash] == nil { return }
+        // A put that overwrites nothing, to a key with no ops: the common
+        // new key, added with its op in one step.
+        if change.predecessors.isEmpty && change.action != .delete
+            && objects[index].entries.addIfAbsent(key, hash: hash, ops: { [change.storedOp] }) {
+            return
+        }
         let actors = self.actors
         func update(_ ops: inout [Op]) {
             if !change.predecessors.isEmpty {
