@@ -153,14 +153,16 @@ enum ChangeReconstruction {
             }
         }
         resolved = []
-        func predecessors(of ref: OpRef) -> ArraySlice<StoredOpId> {
+        /// Where `ref`'s predecessors are in `predecessorIds`.
+        func predecessorRange(of ref: OpRef) -> Range<Int> {
             let slot: Int
             switch ref {
             case .stored(let row): slot = row
             case .delete(let index): slot = ops.count + index
             }
-            return predecessorIds[predecessorStart[slot]..<predecessorStart[slot + 1]]
+            return predecessorStart[slot]..<predecessorStart[slot + 1]
         }
+        func predecessors(of ref: OpRef) -> ArraySlice<StoredOpId> { predecessorIds[predecessorRange(of: ref)] }
 
         // 3: assign every op to its change.
         // Read per op: copying a change's metadata out of `document.changes` retains its arrays.
@@ -267,21 +269,24 @@ enum ChangeReconstruction {
                 others: others.enumerated().map { (document: $0.element, change: $0.offset + 1) }.sorted { $0.document < $1.document })
 
             var writer = OpColumnWriter(kind: .change)
-            do {
+            // Each row's predecessors are appended one by one after it (an
+            // array slice and a lazy map per row retained and released the
+            // id list and the actor map).
+            predecessorIds.withUnsafeBufferPointer { predecessorIds in
                 for ref in refs {
+                    let predecessors = predecessorRange(of: ref)
                     switch ref {
                     case .stored(let row):
                         writer.append(
                             object: ops[row].object.map(map.callAsFunction), key: map.key(ops[row].key), insert: ops[row].insert,
-                            action: ops[row].action, value: ops[row].value, id: nil,
-                            group: predecessors(of: ref).lazy.map(map.callAsFunction),
+                            action: ops[row].action, value: ops[row].value, id: nil, groupCount: predecessors.count,
                             expand: ops[row].expand, markName: ops[row].markName)
                     case .delete(let d):
                         writer.append(
                             object: deletes[d].object.map(map.callAsFunction), key: map.key(deletes[d].key), insert: false, action: 3,
-                            value: .null, id: nil, group: predecessors(of: ref).lazy.map(map.callAsFunction),
-                            expand: false, markName: nil)
+                            value: .null, id: nil, groupCount: predecessors.count, expand: false, markName: nil)
                     }
+                    for index in predecessors { writer.appendGroupMember(map(predecessorIds[index])) }
                 }
             }
 
