@@ -109,7 +109,7 @@ extension OpSet {
         }
         for change in document.changes { opSet.maxOp = max(opSet.maxOp, change.maxOp) }
         for index in opSet.objects.indices where opSet.objects[index].kind.isSequence {
-            opSet.objects[index].sequence.ensureIndexed()
+            opSet.objects[index].sequence.endBulkLoad()
         }
         return opSet
     }

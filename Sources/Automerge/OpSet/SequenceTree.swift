@@ -36,6 +36,10 @@ struct SequenceTree: Sendable {
     /// False while a document is being loaded: appends then skip the id
     /// index, which ``ensureIndexed()`` builds in one pass at the right size.
     private var indexed = true
+    /// True while a document is being loaded: inserts and updates leave the
+    /// nodes' unit counts alone (walking up the tree per element was a tenth
+    /// of a load) and ``endBulkLoad()`` sums them once, bottom up.
+    private var unitsDeferred = false
     /// Number of elements, visible or not.
     private(set) var elementCount = 0
     let width: WidthRule
@@ -59,10 +63,36 @@ struct SequenceTree: Sendable {
         return leafOfElement[id] != nil
     }
 
-    /// Stops maintaining the id index until ``ensureIndexed()`` (bulk appends).
+    /// Stops maintaining the id index and the nodes' unit counts until
+    /// ``endBulkLoad()`` (bulk appends). Nothing may read positions or
+    /// lengths in between.
     mutating func beginBulkLoad() {
         indexed = false
+        unitsDeferred = true
         leafOfElement = OpIdIndex()
+    }
+
+    /// Builds what ``beginBulkLoad()`` stopped maintaining: the id index
+    /// and every node's unit count.
+    mutating func endBulkLoad() {
+        ensureIndexed()
+        guard unitsDeferred else { return }
+        unitsDeferred = false
+        _ = sumUnits(of: root)
+    }
+
+    /// Sets the unit counts of `node` and the nodes under it from their elements.
+    private mutating func sumUnits(of node: Int32) -> Int {
+        let units: Int
+        if nodes[Int(node)].isLeaf {
+            units = nodes[Int(node)].elements.withUnsafeBufferPointer { $0.reduce(0) { $0 + Int($1.units) } }
+        } else {
+            var total = 0
+            for child in nodes[Int(node)].children { total += sumUnits(of: child) }
+            units = total
+        }
+        nodes[Int(node)].units = units
+        return units
     }
 
     /// Builds the id index if bulk appends skipped it.
@@ -272,7 +302,7 @@ struct SequenceTree: Sendable {
         body(&nodes[leaf].elements[location.index])
         let after = nodes[leaf].elements[location.index].units(under: width)
         nodes[leaf].elements[location.index].units = after
-        if after != before { addUnits(Int(after - before), from: location.leaf) }
+        if after != before && !unitsDeferred { addUnits(Int(after - before), from: location.leaf) }
     }
 
     /// Inserts `element` at `location` (an index may equal the leaf's count).
@@ -288,7 +318,7 @@ struct SequenceTree: Sendable {
         if indexed { leafOfElement[id] = location.leaf }
         elementCount += 1
         if isMark { markCount += 1 }
-        if units != 0 { addUnits(Int(units), from: location.leaf) }
+        if units != 0 && !unitsDeferred { addUnits(Int(units), from: location.leaf) }
         lastInserted = location
         if nodes[leaf].elements.count > Self.maxLeafElements {
             // Appending at the very end (typing at the end, a list growing)
@@ -307,7 +337,11 @@ struct SequenceTree: Sendable {
     /// rather than a split, so loaded leaves are full and no element moves.
     mutating func append(_ element: consuming SequenceElement) {
         var node = root
-        while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
+        if let last = validLastInserted, nodes[Int(last.leaf)].isLeaf, nodes[Int(last.leaf)].next < 0 {
+            node = last.leaf  // the last leaf, without a walk from the root
+        } else {
+            while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
+        }
         if nodes[Int(node)].elements.count >= Self.maxLeafElements {
             var fresh = Node(isLeaf: true)
             fresh.elements.reserveCapacity(Self.maxLeafElements)

@@ -202,3 +202,39 @@ struct TextTests {
         #expect(scalars(try doc.text(obj: text)) == scalars(target))
     }
 }
+
+/// A loaded document's lengths come from unit counts summed once after the
+/// load (the load itself leaves them alone): they must match the live
+/// document's, in every encoding, with deletions, wide characters and list
+/// elements that were overwritten, across many leaves of the tree.
+@Suite("Loaded lengths")
+struct LoadedLengthTests {
+    @Test(arguments: [TextEncoding.unicodeScalar, .utf8, .utf16, .graphemeCluster])
+    func loadedLengthsAndPositionsMatchTheLiveDocument(_ encoding: TextEncoding) throws {
+        let doc = Document(textEncoding: encoding)
+        let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+        let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
+        for round in 0..<300 {
+            try doc.spliceText(obj: text, start: doc.length(obj: text), delete: 0, value: "ab\(sample) ")
+            if round % 3 == 0 { try doc.spliceText(obj: text, start: UInt64(round), delete: 2, value: "") }
+            try doc.insert(obj: list, index: doc.length(obj: list), value: .Int(Int64(round)))
+            if round % 4 == 0 { try doc.put(obj: list, index: UInt64(round / 2), value: .String("x")) }
+            if round % 5 == 0 { try doc.delete(obj: list, index: 0) }
+        }
+        let loaded = try Document(doc.save(), textEncoding: encoding)
+        #expect(loaded.length(obj: text) == doc.length(obj: text))
+        #expect(loaded.length(obj: list) == doc.length(obj: list))
+        #expect(try loaded.text(obj: text) == doc.text(obj: text))
+        #expect(try loaded.values(obj: list) == doc.values(obj: list))
+        // Positions resolve through the summed counts (a position inside a
+        // wide character names the character's start, in both).
+        for position in stride(from: UInt64(0), to: doc.length(obj: text), by: 97) {
+            let cursor = try doc.cursor(obj: text, position: position)
+            #expect(try loaded.position(obj: text, cursor: cursor) == doc.position(obj: text, cursor: cursor))
+        }
+        // And edits after the load keep them right.
+        try loaded.spliceText(obj: text, start: loaded.length(obj: text), delete: 0, value: family)
+        try doc.spliceText(obj: text, start: doc.length(obj: text), delete: 0, value: family)
+        #expect(loaded.length(obj: text) == doc.length(obj: text))
+    }
+}
