@@ -97,7 +97,7 @@ extension Document {
 
     /// The number of keys of a map, elements of a list, or text units of a text (0 for an unknown object).
     public func length(obj: ObjId) -> UInt64 {
-        (try? locked { state throws(AutomergeError) in try state.length(obj, heads: nil) }) ?? 0
+        locked { state in state.length(obj) } ?? 0
     }
 
     /// The length of `obj` as it was at `heads`.

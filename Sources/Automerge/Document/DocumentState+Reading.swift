@@ -45,13 +45,22 @@ extension DocumentState {
     }
 
     func length(_ obj: ObjId, heads: Set<ChangeHash>?) throws(AutomergeError) -> UInt64 {
-        if heads == nil {
-            // A sequence keeps its current length: read it in place rather
-            // than copy the object out (apps ask for it before every append).
-            let object = try handle(obj)
-            if object.kind.isSequence { return UInt64(units(of: object)) }
+        guard let heads else {
+            guard let length = length(obj) else { throw .unknownObject(obj) }
+            return length
         }
         return UInt64(ops.length(of: try object(obj), at: try clock(heads)))
+    }
+
+    /// The current length of `obj`, nil for an unknown object. Not throwing:
+    /// apps ask for it before every append, and a typed-throws call copies
+    /// its error buffer even when nothing is thrown. A sequence's length is
+    /// read in place, not from a copy of the object.
+    func length(_ obj: ObjId) -> UInt64? {
+        guard let (_, index) = ops.resolve(obj) else { return nil }
+        return ops.withObject(at: index) { object in
+            object.pointee.kind.isSequence ? UInt64(object.pointee.sequence.units) : UInt64(ops.length(of: object.pointee, at: nil))
+        }
     }
 
     func text(_ obj: ObjId, heads: Set<ChangeHash>?) throws(AutomergeError) -> String {
