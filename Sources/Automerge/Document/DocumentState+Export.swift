@@ -90,10 +90,22 @@ private struct OpRowExporter {
 
     /// Appends a sequence element's insert op from its fields, read in
     /// place (neither the element nor an ``Op`` is copied).
+    /// Each part's writer is handed only the fields it writes: the op-id
+    /// half copied every element's value and mark name for nothing.
     mutating func appendInsert(_ element: UnsafePointer<SequenceElement>, object: StoredOpId?, key: StoredKey) {
-        append(id: element.pointee.id, insert: true, action: element.pointee.action, value: element.pointee.value,
-               successors: element.pointee.successors, expand: element.pointee.expand,
-               markName: element.pointee.markName, object: object, key: key)
+        switch writer.part {
+        case .opIds:
+            append(id: element.pointee.id, insert: true, action: element.pointee.action, value: .null,
+                   successors: element.pointee.successors, expand: false, markName: nil, object: object, key: key)
+        case .values:
+            writer.append(object: nil, key: .element(nil), insert: true, action: UInt64(element.pointee.action.rawValue),
+                          value: element.pointee.value, id: nil, groupCount: 0, expand: element.pointee.expand,
+                          markName: element.pointee.markName)
+        case .all:
+            append(id: element.pointee.id, insert: true, action: element.pointee.action, value: element.pointee.value,
+                   successors: element.pointee.successors, expand: element.pointee.expand,
+                   markName: element.pointee.markName, object: object, key: key)
+        }
     }
 
     private mutating func append(id: OpId, insert: Bool, action: OpAction, value: Primitive, successors: SuccessorList,
