@@ -11,26 +11,47 @@ enum Deflate {
     /// zlib's default, and what Rust's flate2 uses as `Compression::default()`.
     static let defaultLevel: Int32 = 6
 
+    /// DEFLATE's window: the most a stream can refer back, and so the most
+    /// of a dictionary that counts.
+    static let windowSize = 32 * 1024
+
     /// Compresses `input` as raw DEFLATE. The bytes need not equal Rust's
     /// (deflaters differ), only inflate to the same data.
     static func compress<C: Collection>(_ input: C, level: Int32 = defaultLevel) -> [UInt8] where C.Element == UInt8 {
-        var source = Array(input)
+        let source = Array(input)
+        return compress(source, range: source.indices, finishing: true, level: level)
+    }
+
+    /// Compresses `input[range]` as raw DEFLATE, primed with up to
+    /// ``windowSize`` bytes before `range` as its dictionary. `finishing`
+    /// ends the stream; otherwise it ends with a sync flush (an empty stored
+    /// block that byte-aligns it), so that another piece can follow it in
+    /// the same stream (see ``compress(each:level:concurrently:)``).
+    static func compress(_ input: [UInt8], range: Range<Int>, finishing: Bool, level: Int32) -> [UInt8] {
         var stream = z_stream()
         let initResult = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
                                        zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         precondition(initResult == Z_OK, "zlib deflateInit2 failed: \(initResult)")
         defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(source.count)))
+        // deflateBound counts a finished stream; a sync flush adds an empty
+        // stored block and the block that holds it.
+        let bound = Int(deflateBound(&stream, uLong(range.count))) + 64
         var output = [UInt8](repeating: 0, count: bound)
-        let written: Int = source.withUnsafeMutableBufferPointer { src in
-            output.withUnsafeMutableBufferPointer { dst in
-                stream.next_in = src.baseAddress
-                stream.avail_in = uInt(src.count)
-                stream.next_out = dst.baseAddress
-                stream.avail_out = uInt(dst.count)
-                let result = deflate(&stream, Z_FINISH)
-                precondition(result == Z_STREAM_END, "zlib deflate did not finish: \(result)")
-                return dst.count - Int(stream.avail_out)
+        let written: Int = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                let dictionaryStart = max(0, range.lowerBound - windowSize)
+                if let base = source.baseAddress, dictionaryStart < range.lowerBound {
+                    let result = deflateSetDictionary(&stream, base + dictionaryStart, uInt(range.lowerBound - dictionaryStart))
+                    precondition(result == Z_OK, "zlib deflateSetDictionary failed: \(result)")
+                }
+                stream.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0 + range.lowerBound) }
+                stream.avail_in = uInt(range.count)
+                stream.next_out = destination.baseAddress
+                stream.avail_out = uInt(destination.count)
+                let result = deflate(&stream, finishing ? Z_FINISH : Z_SYNC_FLUSH)
+                precondition(finishing ? result == Z_STREAM_END : (result == Z_OK && stream.avail_in == 0 && stream.avail_out > 0),
+                             "zlib deflate did not complete: \(result)")
+                return destination.count - Int(stream.avail_out)
             }
         }
         output.removeSubrange(written...)

@@ -20,8 +20,6 @@ import Dispatch
 extension Deflate {
     /// The length of the independently deflated pieces of a long input.
     static let pieceSize = 64 * 1024
-    /// DEFLATE's window: the most a piece can refer back into its dictionary.
-    static let windowSize = 32 * 1024
     /// Batches totalling at least this many bytes run on several threads:
     /// below it, handing work to other threads costs more than it saves
     /// (zlib manages about 25 MB/s at level 6, so 128 KiB is ~5 ms).
@@ -45,11 +43,11 @@ extension Deflate {
             let order = pieces.indices.sorted { pieces[$0].range.count > pieces[$1].range.count }
             DispatchQueue.concurrentPerform(iterations: order.count) { position in
                 let piece = pieces[order[position]]
-                results.store(compress(piece, of: inputs[piece.input], level: level), at: order[position])
+                results.store(compress(inputs[piece.input], range: piece.range, finishing: piece.isLast, level: level), at: order[position])
             }
         } else {
             for (index, piece) in pieces.enumerated() {
-                results.store(compress(piece, of: inputs[piece.input], level: level), at: index)
+                results.store(compress(inputs[piece.input], range: piece.range, finishing: piece.isLast, level: level), at: index)
             }
         }
         var outputs = [[UInt8]](repeating: [], count: inputs.count)
@@ -63,47 +61,6 @@ extension Deflate {
         let range: Range<Int>
         /// Whether the piece ends its input (and so the DEFLATE stream).
         let isLast: Bool
-    }
-
-    /// Deflates one piece: primed with up to ``windowSize`` bytes before it,
-    /// ended with a sync flush unless it is the input's last.
-    private static func compress(_ piece: Piece, of input: [UInt8], level: Int32) -> [UInt8] {
-        var stream = z_stream()
-        let initResult = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
-                                       zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        precondition(initResult == Z_OK, "zlib deflateInit2 failed: \(initResult)")
-        defer { deflateEnd(&stream) }
-        // The sync flush's empty stored block and the block that holds it are
-        // not in deflateBound, which counts a finished stream.
-        let bound = Int(deflateBound(&stream, uLong(piece.range.count))) + 64
-        var output = [UInt8](repeating: 0, count: bound)
-        let written: Int = input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { destination in
-                guard let base = source.baseAddress else {
-                    // An empty input: a stream with nothing in it.
-                    stream.next_out = destination.baseAddress
-                    stream.avail_out = uInt(destination.count)
-                    precondition(deflate(&stream, Z_FINISH) == Z_STREAM_END, "zlib deflate did not finish")
-                    return destination.count - Int(stream.avail_out)
-                }
-                let dictionaryStart = max(0, piece.range.lowerBound - windowSize)
-                if dictionaryStart < piece.range.lowerBound {
-                    let result = deflateSetDictionary(&stream, base + dictionaryStart,
-                                                      uInt(piece.range.lowerBound - dictionaryStart))
-                    precondition(result == Z_OK, "zlib deflateSetDictionary failed: \(result)")
-                }
-                stream.next_in = UnsafeMutablePointer(mutating: base + piece.range.lowerBound)
-                stream.avail_in = uInt(piece.range.count)
-                stream.next_out = destination.baseAddress
-                stream.avail_out = uInt(destination.count)
-                let result = deflate(&stream, piece.isLast ? Z_FINISH : Z_SYNC_FLUSH)
-                precondition(piece.isLast ? result == Z_STREAM_END : (result == Z_OK && stream.avail_in == 0 && stream.avail_out > 0),
-                             "zlib deflate of a piece did not complete: \(result)")
-                return destination.count - Int(stream.avail_out)
-            }
-        }
-        output.removeSubrange(written...)
-        return output
     }
 
     /// One result per piece, each written by exactly one worker and read only
