@@ -84,34 +84,29 @@ private struct OpRowExporter {
     func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: docIndex[Int(id.actor)]) }
 
     mutating func append(_ op: Op, object: StoredOpId?, key: StoredKey) {
-        append(id: op.id, insert: op.insert, action: op.action, value: op.value, successors: op.successors,
-               expand: op.expand, markName: op.markName, object: object, key: key)
+        if writer.part.writesOpIds {
+            appendOpIds(id: op.id, insert: op.insert, action: op.action, successors: op.successors, object: object, key: key)
+        }
+        if writer.part.writesValues { writer.appendValues(value: op.value, expand: op.expand, markName: op.markName) }
     }
 
     /// Appends a sequence element's insert op from its fields, read in
-    /// place (neither the element nor an ``Op`` is copied).
-    /// Each part's writer is handed only the fields it writes: the op-id
-    /// half copied every element's value and mark name for nothing.
+    /// place (neither the element nor an ``Op`` is copied), and only those
+    /// of the writer's part (an op-id writer copied every value for nothing).
     mutating func appendInsert(_ element: UnsafePointer<SequenceElement>, object: StoredOpId?, key: StoredKey) {
-        switch writer.part {
-        case .opIds:
-            append(id: element.pointee.id, insert: true, action: element.pointee.action, value: .null,
-                   successors: element.pointee.successors, expand: false, markName: nil, object: object, key: key)
-        case .values:
-            writer.append(object: nil, key: .element(nil), insert: true, action: UInt64(element.pointee.action.rawValue),
-                          value: element.pointee.value, id: nil, groupCount: 0, expand: element.pointee.expand,
-                          markName: element.pointee.markName)
-        case .all:
-            append(id: element.pointee.id, insert: true, action: element.pointee.action, value: element.pointee.value,
-                   successors: element.pointee.successors, expand: element.pointee.expand,
-                   markName: element.pointee.markName, object: object, key: key)
+        if writer.part.writesOpIds {
+            appendOpIds(id: element.pointee.id, insert: true, action: element.pointee.action,
+                        successors: element.pointee.successors, object: object, key: key)
+        }
+        if writer.part.writesValues {
+            writer.appendValues(value: element.pointee.value, expand: element.pointee.expand, markName: element.pointee.markName)
         }
     }
 
-    private mutating func append(id: OpId, insert: Bool, action: OpAction, value: Primitive, successors: SuccessorList,
-                                 expand: Bool, markName: String?, object: StoredOpId?, key: StoredKey) {
-        writer.append(object: object, key: key, insert: insert, action: UInt64(action.rawValue),
-                      value: value, id: stored(id), groupCount: successors.count, expand: expand, markName: markName)
+    private mutating func appendOpIds(id: OpId, insert: Bool, action: OpAction, successors: SuccessorList,
+                                      object: StoredOpId?, key: StoredKey) {
+        writer.appendOpIds(object: object, key: key, insert: insert, action: UInt64(action.rawValue), id: stored(id),
+                           groupCount: successors.count)
         successors.forEachId { writer.appendGroupMember(stored($0)) }
     }
 }

@@ -55,7 +55,7 @@ struct OpColumnWriter {
     ) {
         append(object: object, key: key, insert: isInsert, action: code, value: value, id: id,
                groupCount: group.count, expand: isExpand, markName: name)
-        for member in group { appendGroupMember(member) }
+        if part.writesOpIds { for member in group { appendGroupMember(member) } }
     }
 
     /// Appends one row whose group of `groupCount` op ids the caller then
@@ -67,24 +67,24 @@ struct OpColumnWriter {
         object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, value: Primitive,
         id: StoredOpId?, groupCount members: Int, expand isExpand: Bool, markName name: String?
     ) {
+        if part.writesOpIds {
+            appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id, groupCount: members)
+        }
+        if part.writesValues { appendValues(value: value, expand: isExpand, markName: name) }
+    }
+
+    /// The op-id half of a row, for a writer of ``Part/opIds`` or
+    /// ``Part/all``; its group members follow with ``appendGroupMember(_:)``.
+    /// A caller filling one part calls only that part's half, so that it
+    /// does not even read the other half's fields.
+    @inline(__always)
+    mutating func appendOpIds(object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64,
+                              id: StoredOpId?, groupCount members: Int) {
+        assert(part.writesOpIds, "op-id columns written by a values writer")
         assert(pendingGroupMembers == 0, "the previous row's group is incomplete")
         #if DEBUG
         pendingGroupMembers = members
         #endif
-        if part.writesOpIds {
-            appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id)
-            groupCount.appendValue(UInt64(members))
-        }
-        if part.writesValues {
-            valueMeta.appendValue(ValueColumn.metadata(of: value))
-            ValueColumn.appendRaw(value, to: &valueRaw)
-            expand.append(isExpand)
-            markName.append(name)
-        }
-    }
-
-    @inline(__always)
-    private mutating func appendOpIds(object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, id: StoredOpId?) {
         if let object {
             objActor.appendValue(UInt64(object.actor))
             objCounter.appendValue(object.counter)
@@ -113,16 +113,27 @@ struct OpColumnWriter {
         }
         insert.append(isInsert)
         action.appendValue(code)
+        groupCount.appendValue(UInt64(members))
+    }
+
+    /// The values half of a row, for a writer of ``Part/values`` or ``Part/all``.
+    @inline(__always)
+    mutating func appendValues(value: Primitive, expand isExpand: Bool, markName name: String?) {
+        assert(part.writesValues, "value columns written by an op-id writer")
+        valueMeta.appendValue(ValueColumn.metadata(of: value))
+        ValueColumn.appendRaw(value, to: &valueRaw)
+        expand.append(isExpand)
+        markName.append(name)
     }
 
     /// Appends one op id of the last row's group (see
-    /// ``append(object:key:insert:action:value:id:groupCount:expand:markName:)``).
+    /// ``appendOpIds(object:key:insert:action:id:groupCount:)``).
     mutating func appendGroupMember(_ member: StoredOpId) {
+        assert(part.writesOpIds, "group members written by a values writer")
         #if DEBUG
         assert(pendingGroupMembers > 0, "more group members than the row's group count")
         pendingGroupMembers -= 1
         #endif
-        guard part.writesOpIds else { return }
         groupActor.appendValue(UInt64(member.actor))
         groupCounter.append(Int64(truncatingIfNeeded: member.counter))
     }
