@@ -58,6 +58,7 @@ func applyTrace(_ trace: EditTrace, commitEvery: Int?) throws -> Document {
         try document.spliceText(obj: text, start: edit.position, delete: edit.deleteCount, value: edit.insert)
         if let commitEvery, index % commitEvery == commitEvery - 1 { document.commitWith() }
     }
+    document.commitWith()
     return document
 }
 

@@ -172,19 +172,11 @@ extension DocumentState {
     /// in any other form would get another hash once saved in a document,
     /// and the saved document would fail its own heads check on load.
     private func checkCanonical(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp], actors: ActorTable) throws(AutomergeError) {
-        let rebuiltOps = changeOps.map { op in
-            guard op.action == .delete else { return op }
-            var delete = op
-            delete.value = .null
-            delete.expand = false
-            delete.markName = nil
-            return delete
-        }
-        var rebuilt = ChangeCodec.storedChange(
-            from: rebuiltOps, actor: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
-            dependencies: change.stored.dependencies, time: change.stored.time, message: change.stored.message, actors: actors)
-        rebuilt.extraBytes = change.stored.extraBytes
-        guard ChangeCodec.encode(rebuilt).hash == change.hash else {
+        let rebuilt = ChangeCodec.encode(
+            changeOps, author: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
+            dependencies: change.stored.dependencies, time: change.stored.time, message: change.stored.message,
+            extraBytes: change.stored.extraBytes, actors: actors)
+        guard rebuilt.encoded.hash == change.hash else {
             throw .invalidChange("change \(change.hash) is not in canonical form (a document could not store it as it is)")
         }
     }

@@ -76,12 +76,10 @@ struct DocumentState: Sendable {
         guard let transaction else { return }
         self.transaction = nil
         guard !transaction.ops.isEmpty else { return }
-        let stored = ChangeCodec.storedChange(
-            from: transaction.ops, actor: transaction.actor, sequence: transaction.sequence,
-            startOp: transaction.startOp, dependencies: transaction.dependencies,
-            time: time, message: message, actors: ops.actors)
-        let encoded = ChangeCodec.encode(stored)
-        addToHistory(stored, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
+        let (header, maxOp, encoded) = ChangeCodec.encode(
+            transaction.ops, author: transaction.actor, sequence: transaction.sequence, startOp: transaction.startOp,
+            dependencies: transaction.dependencies, time: time, message: message, actors: ops.actors)
+        addToHistory(header, maxOp: maxOp, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
     }
 
     mutating func addToHistory(_ change: StoredChange, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {

@@ -70,12 +70,6 @@ enum StorageBridge {
 }
 
 extension ChangeCodec {
-    /// The uncompressed change chunk and hash of a change.
-    static func encode(_ change: StoredChange) -> (bytes: [UInt8], hash: ChangeHash) {
-        let encoded = ChangeChunk.encode(change)
-        return (encoded.bytes, encoded.hash)
-    }
-
     /// What `Change.bytes` returns: compressed when over 256 bytes, as Rust's `Change::bytes()`.
     static func publicBytes(_ bytes: [UInt8], hash: ChangeHash) -> [UInt8] {
         EncodedChange(bytes: bytes, hash: hash).storageBytes
