@@ -15,7 +15,7 @@ import Dispatch
 /// compressed bytes (moby-dick's 1.25 MB value column alone took 80 ms at
 /// level 6).
 ///
-/// The bytes depend only on the inputs and the level, never on how many
+/// The bytes depend only on the inputs and their levels, never on how many
 /// cores ran the pieces: the cuts are at fixed offsets.
 extension Deflate {
     /// The length of the independently deflated pieces of a long input.
@@ -29,13 +29,18 @@ extension Deflate {
     /// above). `concurrently` is for tests; by default a batch runs on
     /// several threads from ``concurrencyThreshold`` bytes.
     static func compress(each inputs: [[UInt8]], level: Int32 = defaultLevel, concurrently: Bool? = nil) -> [[UInt8]] {
+        compress(each: inputs.map { ($0, level) }, concurrently: concurrently)
+    }
+
+    /// Compresses each input at its own level, as above.
+    static func compress(each inputs: [(bytes: [UInt8], level: Int32)], concurrently: Bool? = nil) -> [[UInt8]] {
         let pieces = inputs.indices.flatMap { index in
-            stride(from: 0, to: max(inputs[index].count, 1), by: pieceSize).map { start in
-                let end = min(inputs[index].count, start + pieceSize)
-                return Piece(input: index, range: start..<end, isLast: end == inputs[index].count)
+            stride(from: 0, to: max(inputs[index].bytes.count, 1), by: pieceSize).map { start in
+                let end = min(inputs[index].bytes.count, start + pieceSize)
+                return Piece(input: index, range: start..<end, isLast: end == inputs[index].bytes.count)
             }
         }
-        let total = inputs.reduce(0) { $0 + $1.count }
+        let total = inputs.reduce(0) { $0 + $1.bytes.count }
         let results = PieceResults(count: pieces.count)
         defer { results.deallocate() }
         if concurrently ?? (pieces.count > 1 && total >= concurrencyThreshold) {
@@ -43,11 +48,13 @@ extension Deflate {
             let order = pieces.indices.sorted { pieces[$0].range.count > pieces[$1].range.count }
             DispatchQueue.concurrentPerform(iterations: order.count) { position in
                 let piece = pieces[order[position]]
-                results.store(compress(inputs[piece.input], range: piece.range, finishing: piece.isLast, level: level), at: order[position])
+                let (bytes, level) = inputs[piece.input]
+                results.store(compress(bytes, range: piece.range, finishing: piece.isLast, level: level), at: order[position])
             }
         } else {
             for (index, piece) in pieces.enumerated() {
-                results.store(compress(inputs[piece.input], range: piece.range, finishing: piece.isLast, level: level), at: index)
+                let (bytes, level) = inputs[piece.input]
+                results.store(compress(bytes, range: piece.range, finishing: piece.isLast, level: level), at: index)
             }
         }
         var outputs = [[UInt8]](repeating: [], count: inputs.count)

@@ -43,7 +43,8 @@ enum DocumentChunk {
         columns += ColumnSet.nonEmpty(ops)
         if compress {
             let long = columns.indices.filter { columns[$0].bytes.count >= columnCompressionThreshold }
-            for (index, deflated) in zip(long, Deflate.compress(each: long.map { columns[$0].bytes })) {
+            let inputs = long.map { (bytes: columns[$0].bytes, level: columns[$0].spec.type.deflateLevel) }
+            for (index, deflated) in zip(long, Deflate.compress(each: inputs)) {
                 columns[index] = (columns[index].spec.deflated, deflated)
             }
         }

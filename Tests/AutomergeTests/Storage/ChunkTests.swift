@@ -159,6 +159,24 @@ struct CompressedChangeTests {
         }
     }
 
+    @Test("a save deflates text columns at zlib's default level and integer columns at a faster one")
+    func columnLevels() throws {
+        #expect(ColumnSpec.value.type.deflateLevel == Deflate.defaultLevel)
+        #expect(ColumnSpec.keyString.type.deflateLevel == Deflate.defaultLevel)
+        #expect(ColumnSpec.idCounter.type.deflateLevel < Deflate.defaultLevel)
+        // Each input of a batch at its own level: a short one is exactly
+        // one stream at that level, and every one inflates back.
+        var generator = SeededGenerator(seed: 11)
+        let input = (0..<20_000).map { _ in UInt8(generator.next() % 5) }
+        let deflated = Deflate.compress(each: [(input, 4), (input, 6)], concurrently: false)
+        #expect(deflated[0] == Deflate.compress(input, level: 4))
+        #expect(deflated[1] == Deflate.compress(input, level: 6))
+        #expect(deflated[0] != deflated[1])
+        for bytes in deflated {
+            #expect(try Deflate.inflate(bytes[...], limit: input.count, what: "column") == input)
+        }
+    }
+
     @Test("a DEFLATE bomb fails at the inflation limit instead of exhausting memory")
     func inflationLimit() {
         let bomb = Deflate.compress([UInt8](repeating: 0, count: 4 << 20))
