@@ -123,7 +123,9 @@ extension StoredKey {
 }
 
 extension Array where Element == Op {
-    /// Appends `op`, keeping op id order (rows arrive sorted; a hostile file may not).
+    /// Adds `op`, keeping op id order. It is nearly always the newest op
+    /// (loaded rows arrive sorted, a local put is the newest op), appended:
+    /// `insert` at the end takes Array's slower general path.
     mutating func appendSorted(_ op: Op, actors: ActorTable) {
         if let last, actors.precedes(op.id, last.id) {
             let position = firstIndex { actors.precedes(op.id, $0.id) } ?? endIndex

@@ -137,16 +137,7 @@ struct OpSet: Sendable {
                     ops[i].addSuccessor(successor, actors: actors)
                 }
             }
-            if change.action != .delete {
-                let op = change.storedOp
-                // Nearly always the newest op: append (insert at the end
-                // went through the generic replaceSubrange, ~600 instructions).
-                if let position = ops.firstIndex(where: { actors.precedes(op.id, $0.id) }) {
-                    ops.insert(op, at: position)
-                } else {
-                    ops.append(op)
-                }
-            }
+            if change.action != .delete { ops.appendSorted(change.storedOp, actors: actors) }
         }
         // One hash lookup, the ops modified in place.
         update(&objects[index].entries[key, hash: hash, default: []])
