@@ -107,10 +107,25 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
 public struct ObjId: Hashable, Sendable, CustomStringConvertible {
     let counter: UInt64
     let actor: ActorId
+    /// Where the object was in the document that made this id, so that
+    /// the next edit through the id finds it without looking its actor up
+    /// by bytes and its op id up in the object index (two thirds of the cost
+    /// of finding an object, which every edit and read does). Only a hint:
+    /// a document checks it against its own tables before using it (see
+    /// ``OpSet/resolve(_:)``), and equality and hashing ignore it.
+    let hint: ObjectHint
 
-    init(counter: UInt64, actor: ActorId) {
+    init(counter: UInt64, actor: ActorId, hint: ObjectHint = .none) {
         self.counter = counter
         self.actor = actor
+        self.hint = hint
+    }
+
+    public static func == (lhs: ObjId, rhs: ObjId) -> Bool { lhs.counter == rhs.counter && lhs.actor == rhs.actor }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(counter)
+        hasher.combine(actor)
     }
 
     /// The root map of every document.
@@ -130,6 +145,16 @@ public struct ObjId: Hashable, Sendable, CustomStringConvertible {
               let actor = ActorId(hexString: String(parts[1])) else { return nil }
         self.init(counter: counter, actor: actor)
     }
+}
+
+/// A document's actor index for an ``ObjId``'s actor and the object's
+/// position in its object table (see ``ObjId/hint``).
+struct ObjectHint: Sendable {
+    let actor: UInt32
+    /// -1 for no hint.
+    let index: Int32
+
+    static let none = ObjectHint(actor: 0, index: -1)
 }
 
 /// The kind of an object in a document.

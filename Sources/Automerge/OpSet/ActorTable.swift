@@ -12,6 +12,12 @@ struct ActorTable: Sendable {
 
     subscript(index: UInt32) -> ActorId { actors[Int(index)] }
 
+    /// Whether `actor` is the actor at `index` (which must be in range).
+    @inline(__always)
+    func has(_ actor: ActorId, at index: UInt32) -> Bool {
+        actors.withUnsafeBufferPointer { $0[Int(index)].bytes == actor.bytes }
+    }
+
     func index(of actor: ActorId) -> UInt32? {
         // Most documents have a handful of actors: comparing their bytes
         // (usually the very same buffer) beats hashing 16 bytes per edit.

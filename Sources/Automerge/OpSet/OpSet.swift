@@ -63,13 +63,26 @@ struct OpSet: Sendable {
     /// Translates a public object id and finds the object's place in the table, in one lookup.
     func resolve(_ obj: ObjId) -> (id: OpId, index: Int)? {
         if obj.isRoot { return (.root, 0) }
+        // The id's hint is trusted only if this document has an object with
+        // exactly that op id at that position: then it is the object, even
+        // when the id came from another document (a fork or a merge peer).
+        let hint = obj.hint
+        if hint.index >= 0, Int(hint.index) < objects.count, Int(hint.actor) < actors.count, obj.counter <= maxOpCounter {
+            let id = OpId(counter: UInt32(obj.counter), actor: hint.actor)
+            if objects.withUnsafeBufferPointer({ $0[Int(hint.index)].id == id }) && actors.has(obj.actor, at: hint.actor) {
+                return (id, Int(hint.index))
+            }
+        }
         guard obj.counter <= maxOpCounter, let actor = actors.index(of: obj.actor) else { return nil }
         let id = OpId(counter: UInt32(obj.counter), actor: actor)
         return objectIndex(of: id).map { (id, $0) }
     }
 
+    /// The public id of the object `id`, with a hint of where it is.
     func objId(_ id: OpId) -> ObjId {
-        id.isRoot ? .ROOT : ObjId(counter: UInt64(id.counter), actor: actors[id.actor])
+        if id.isRoot { return .ROOT }
+        let hint = objectIndex(of: id).map { ObjectHint(actor: id.actor, index: Int32($0)) } ?? .none
+        return ObjId(counter: UInt64(id.counter), actor: actors[id.actor], hint: hint)
     }
 
     // MARK: Applying ops
