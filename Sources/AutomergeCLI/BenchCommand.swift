@@ -127,21 +127,29 @@ struct MemoryBench: ParsableCommand {
 
     /// Runs the probe, built beside this executable, on `file`.
     static func measureInChild(file: String) throws -> String {
-        let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("automerge-memory-probe")
-        guard FileManager.default.isExecutableFile(atPath: probe.path) else {
-            throw ValidationError("\(probe.path) is missing: build it with `swift build -c release` (it is built with the CLI)")
-        }
-        let child = Process()
-        child.executableURL = probe
-        child.arguments = [file]
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        try child.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try runBeside("automerge-memory-probe", arguments: [file])
     }
+}
+
+/// Runs `executable`, built beside this one, and returns what it printed.
+func runBeside(_ executable: String, arguments: [String]) throws -> String {
+    let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent(executable)
+    guard FileManager.default.isExecutableFile(atPath: path.path) else {
+        throw ValidationError("\(path.path) is missing: build it with `swift build -c release` (it is built with the CLI)")
+    }
+    let child = Process()
+    child.executableURL = path
+    child.arguments = arguments
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    try child.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    child.waitUntilExit()
+    guard child.terminationStatus == 0 else {
+        throw ValidationError("\(executable) \(arguments.joined(separator: " ")) exited with status \(child.terminationStatus)")
+    }
+    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 /// Encode and decode of a 10,000-element Codable model.

@@ -55,7 +55,17 @@ struct SuiteBench: ParsableCommand {
             }
         }
 
-        if wanted("append") {
+        if wanted("append") && only == nil {
+            // Each in a fresh process, so that its figure does not depend on
+            // what the benchmarks before it left in the heap: glibc's
+            // thresholds and free lists move with every large free, and list
+            // append measured up to 10% slower after text append than alone.
+            for label in ["text append", "list append", "map put"] {
+                let output = try runBeside("automerge", arguments: [
+                    "bench", "all", "append", "--only", label, "--items", "\(items)", "--runs", "\(runs)"])
+                for line in output.split(separator: "\n") where line.contains("µs/op") { print(line) }
+            }
+        } else if wanted("append") {
             // The tasks of automerge-swift's CollectionBenchmarks, whose
             // figures the budgets compare with: each step reads the length
             // back through the API, text appends random characters (some of

@@ -173,7 +173,7 @@ extension DocumentState {
     /// and the saved document would fail its own heads check on load.
     private func checkCanonical(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp], actors: ActorTable) throws(AutomergeError) {
         let rebuilt = ChangeCodec.encode(
-            changeOps, author: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
+            CollectionOfOne(changeOps), author: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
             dependencies: change.stored.dependencies, time: change.stored.time, message: change.stored.message,
             extraBytes: change.stored.extraBytes, actors: actors)
         guard rebuilt.encoded.hash == change.hash else {

@@ -77,7 +77,7 @@ struct DocumentState: Sendable {
         self.transaction = nil
         guard !transaction.ops.isEmpty else { return }
         let (header, maxOp, encoded) = ChangeCodec.encode(
-            transaction.ops, author: transaction.actor, sequence: transaction.sequence, startOp: transaction.startOp,
+            transaction.ops.chunks, author: transaction.actor, sequence: transaction.sequence, startOp: transaction.startOp,
             dependencies: transaction.dependencies, time: time, message: message, actors: ops.actors)
         addToHistory(header, maxOp: maxOp, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
     }

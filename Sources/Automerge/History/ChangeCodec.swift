@@ -1,7 +1,8 @@
 /// Converts between the op set's changes (document-wide actor indices) and
 /// the file format's ``StoredChange`` (change-local actor tables).
 enum ChangeCodec {
-    /// Encodes a change from the op set's ops: a local change on commit, or
+    /// Encodes a change from the op set's ops, given in chunks (see
+    /// ``ChunkedList``): a local change on commit, or
     /// a received change rebuilt to check that it is in canonical form. The
     /// author is actor 0, the other actors the ops mention follow sorted
     /// bytewise, predecessors are listed in op id order, and a delete is
@@ -13,7 +14,7 @@ enum ChangeCodec {
     /// into a new array and looking actors up in a dictionary cost four
     /// times the encoding itself).
     static func encode(
-        _ ops: [ChangeOp], author: UInt32, sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash],
+        _ chunks: some Collection<[ChangeOp]>, author: UInt32, sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash],
         time: Int64, message: String?, extraBytes: [UInt8] = [], actors: ActorTable
     ) -> (header: ChangeHeader, maxOp: UInt64, encoded: EncodedChange) {
         // Op-set actor index -> index in the change's actor table; -1 for
@@ -28,17 +29,18 @@ enum ChangeCodec {
         }
         // Fields are read in place (`ops[index].field`): binding each op to a
         // local copied it, retaining and releasing its strings and arrays.
-        for index in ops.indices {
+        for ops in chunks { for index in ops.indices {
             note(ops[index].object)
             if case .element(let element) = ops[index].key { note(element) }
             for predecessor in ops[index].predecessors { note(predecessor) }
-        }
+        } }
         others.sort { actors[$0] < actors[$1] }
         for (offset, index) in others.enumerated() { local[Int(index)] = offset + 1 }
         func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: local[Int(id.actor)]) }
 
         var writer = OpColumnWriter(kind: .change)
-        for index in ops.indices {
+        var count = 0
+        for ops in chunks { count += ops.count; for index in ops.indices {
             let key: StoredKey
             switch ops[index].key {
             case .map(let name): key = .map(name.string)
@@ -59,12 +61,12 @@ enum ChangeCodec {
             } else {
                 writer.appendValues(value: ops[index].value, expand: ops[index].expand, markName: ops[index].markName)
             }
-        }
+        } }
         let header = ChangeHeader(
             dependencies: dependencies.sorted(), actors: [actors[author]] + others.map { actors[$0] },
             sequence: sequence, startOp: startOp, time: time,
             message: (message?.isEmpty ?? true) ? nil : message, extraBytes: extraBytes)
-        return (header, startOp + UInt64(ops.count) - 1, ChangeChunk.encode(header, opColumns: writer.finish()))
+        return (header, startOp + UInt64(count) - 1, ChangeChunk.encode(header, opColumns: writer.finish()))
     }
 
     /// The op set's form of a received change, interning its actors.

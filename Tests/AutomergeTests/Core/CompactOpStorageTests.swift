@@ -40,6 +40,42 @@ struct CompactOpStorageTests {
         #expect(entries[MapKey("caf\u{E9}")]?.first?.id != entries[MapKey("cafe\u{301}")]?.first?.id)
     }
 
+    @Test func chunkedListsKeepOrderAndFillEveryChunkButTheLast() {
+        let capacity = ChunkedList<Int>.chunkCapacity
+        var list = ChunkedList<Int>()
+        #expect(list.isEmpty && list.chunks.isEmpty)
+        let total = 3 * capacity + 5
+        for value in 0..<total { list.append(value) }
+        #expect(list.count == total)
+        #expect(list.chunks.flatMap { $0 } == Array(0..<total))
+        #expect(list.chunks.dropLast().allSatisfy { $0.count == capacity })
+        #expect(list.chunks.last?.count == 5)
+    }
+
+    @Test func aTransactionOfSeveralChunksCommitsTheChangeALoadRebuilds() throws {
+        // A load rebuilds every change from the document's op rows and
+        // checks its hash against the heads: the commit's encoding of a
+        // transaction held in several chunks must be exactly that change.
+        let doc = Document.peer(0x0c)
+        let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+        let count = 3 * ChunkedList<ChangeOp>.chunkCapacity + 7
+        var expected = ""
+        for index in 0..<count {
+            let character = index % 11 == 0 ? "é" : String(UnicodeScalar(UInt8(97 + index % 26)))
+            try doc.spliceText(obj: text, start: UInt64(expected.unicodeScalars.count), delete: 0, value: character)
+            expected += character
+            if index % 97 == 96 {
+                try doc.spliceText(obj: text, start: 0, delete: 1, value: nil)
+                expected.removeFirst()
+            }
+        }
+        doc.commitWith()
+        #expect(doc.getHistory().count == 1)
+        let loaded = try Document(doc.save())
+        #expect(try loaded.text(obj: text) == expected)
+        #expect(loaded.heads() == doc.heads())
+    }
+
     @Test func successorListsStaySortedAndKeepIncrements() {
         var actors = ActorTable()
         _ = actors.intern(ActorId())
