@@ -29,39 +29,44 @@ enum ChangeCodec {
         }
         // Fields are read in place (`ops[index].field`): binding each op to a
         // local copied it, retaining and releasing its strings and arrays.
-        for ops in chunks { for index in ops.indices {
-            note(ops[index].object)
-            if case .element(let element) = ops[index].key { note(element) }
-            for predecessor in ops[index].predecessors { note(predecessor) }
-        } }
+        for ops in chunks {
+            for index in ops.indices {
+                note(ops[index].object)
+                if case .element(let element) = ops[index].key { note(element) }
+                for predecessor in ops[index].predecessors { note(predecessor) }
+            }
+        }
         others.sort { actors[$0] < actors[$1] }
         for (offset, index) in others.enumerated() { local[Int(index)] = offset + 1 }
         func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: local[Int(id.actor)]) }
 
         var writer = OpColumnWriter(kind: .change)
         var count = 0
-        for ops in chunks { count += ops.count; for index in ops.indices {
-            let key: StoredKey
-            switch ops[index].key {
-            case .map(let name): key = .map(name.string)
-            case .element(let element): key = .element(element.isRoot ? nil : stored(element))
-            }
-            let object = ops[index].object, action = ops[index].action, predecessorCount = ops[index].predecessors.count
-            writer.appendOpIds(object: object.isRoot ? nil : stored(object), key: key, insert: ops[index].insert,
-                               action: UInt64(action.rawValue), id: nil, groupCount: predecessorCount)
-            if predecessorCount == 1 {
-                writer.appendGroupMember(stored(ops[index].predecessors[0]))
-            } else if predecessorCount > 1 {
-                for predecessor in ops[index].predecessors.sorted(by: actors.precedes) {
-                    writer.appendGroupMember(stored(predecessor))
+        for ops in chunks {
+            count += ops.count
+            for index in ops.indices {
+                let key: StoredKey
+                switch ops[index].key {
+                case .map(let name): key = .map(name.string)
+                case .element(let element): key = .element(element.isRoot ? nil : stored(element))
+                }
+                let object = ops[index].object, action = ops[index].action, predecessorCount = ops[index].predecessors.count
+                writer.appendOpIds(object: object.isRoot ? nil : stored(object), key: key, insert: ops[index].insert,
+                                   action: UInt64(action.rawValue), id: nil, groupCount: predecessorCount)
+                if predecessorCount == 1 {
+                    writer.appendGroupMember(stored(ops[index].predecessors[0]))
+                } else if predecessorCount > 1 {
+                    for predecessor in ops[index].predecessors.sorted(by: actors.precedes) {
+                        writer.appendGroupMember(stored(predecessor))
+                    }
+                }
+                if action == .delete {
+                    writer.appendValues(value: .null, expand: false, markName: nil)
+                } else {
+                    writer.appendValues(value: ops[index].value, expand: ops[index].expand, markName: ops[index].markName)
                 }
             }
-            if action == .delete {
-                writer.appendValues(value: .null, expand: false, markName: nil)
-            } else {
-                writer.appendValues(value: ops[index].value, expand: ops[index].expand, markName: ops[index].markName)
-            }
-        } }
+        }
         let header = ChangeHeader(
             dependencies: dependencies.sorted(), actors: [actors[author]] + others.map { actors[$0] },
             sequence: sequence, startOp: startOp, time: time,
