@@ -12,8 +12,10 @@
 struct MapEntries: Sendable {
     /// Every key, in the order it was added.
     private(set) var keys: [MapKey] = []
-    /// The ops of `keys[i]`.
-    private var ops: [[Op]] = []
+    /// The ops of `keys[i]`, in chunks: a million keys' ops (inline, see
+    /// ``KeyOps``) in an array grown by doubling wrote twice their bytes
+    /// into fresh pages (see ``ChunkedList``).
+    private var ops = ChunkedList<KeyOps>()
     private var hashes: [UInt64] = []
     /// The open-addressing table (see ``slotValue(index:hash:)``); 0 is an
     /// empty slot. Empty until the first key.
@@ -25,11 +27,11 @@ struct MapEntries: Sendable {
     var isEmpty: Bool { keys.isEmpty }
 
     /// The ops of `key`, or nil if the key never had any.
-    subscript(key: MapKey) -> [Op]? { self[key, hash: Self.hash(key)] }
+    subscript(key: MapKey) -> KeyOps? { self[key, hash: Self.hash(key)] }
 
     /// The ops of `key`, whose ``hash(_:)`` is `hash` (a local put hashes
     /// its key once for the lookup and the apply).
-    subscript(key: MapKey, hash hash: UInt64) -> [Op]? {
+    subscript(key: MapKey, hash hash: UInt64) -> KeyOps? {
         // Inlined so that a caller reading through a pointer (a local put)
         // does not copy the table, a retain and release of each array.
         @inline(__always) get {
@@ -41,14 +43,14 @@ struct MapEntries: Sendable {
 
     /// The ops of `key` for reading and writing in place, added empty if
     /// the key has none yet.
-    subscript(key: MapKey, default empty: [Op]) -> [Op] {
+    subscript(key: MapKey, default empty: KeyOps) -> KeyOps {
         get { self[key] ?? empty }
         _modify { yield &self[key, hash: Self.hash(key), default: empty] }
     }
 
     /// The ops of `key`, whose ``hash(_:)`` is `hash`, in place; added empty
     /// if the key has none yet.
-    subscript(key: MapKey, hash hash: UInt64, default empty: [Op]) -> [Op] {
+    subscript(key: MapKey, hash hash: UInt64, default empty: KeyOps) -> KeyOps {
         get { self[key, hash: hash] ?? empty }
         _modify {
             assert(hash == Self.hash(key), "hash of another key")
@@ -85,10 +87,9 @@ struct MapEntries: Sendable {
     }
 
     /// Adds `key` holding the ops `make` returns, unless it has an entry
-    /// already; returns whether it added it. One probe for a new key, and
-    /// its ops array made at its size rather than grown from empty.
+    /// already; returns whether it added it. One probe for a new key.
     @inline(__always)
-    mutating func addIfAbsent(_ key: MapKey, hash: UInt64, ops make: () -> [Op]) -> Bool {
+    mutating func addIfAbsent(_ key: MapKey, hash: UInt64, ops make: () -> KeyOps) -> Bool {
         assert(hash == Self.hash(key), "hash of another key")
         guard find(key, hash: hash) == nil else { return false }
         add(key, hash: hash, ops: make())
@@ -96,7 +97,7 @@ struct MapEntries: Sendable {
     }
 
     @discardableResult
-    private mutating func add(_ key: MapKey, hash: UInt64, ops initial: [Op] = []) -> Int {
+    private mutating func add(_ key: MapKey, hash: UInt64, ops initial: KeyOps = []) -> Int {
         precondition(keys.count < Int(Int32.max), "map object full")
         if (keys.count + 1) * 2 > slots.count { grow() }
         let index = keys.count
@@ -165,7 +166,7 @@ struct MapEntries: Sendable {
 
 extension MapEntries: Sequence {
     /// Each key with its ops, in the order the keys were added.
-    func makeIterator() -> some IteratorProtocol<(key: MapKey, value: [Op])> {
+    func makeIterator() -> some IteratorProtocol<(key: MapKey, value: KeyOps)> {
         zip(keys, ops).lazy.map { (key: $0, value: $1) }.makeIterator()
     }
 }

@@ -127,11 +127,17 @@ extension Array where Element == Op {
     /// (loaded rows arrive sorted, a local put is the newest op), appended:
     /// `insert` at the end takes Array's slower general path.
     mutating func appendSorted(_ op: Op, actors: ActorTable) {
-        if let last, actors.precedes(op.id, last.id) {
-            let position = firstIndex { actors.precedes(op.id, $0.id) } ?? endIndex
-            insert(op, at: position)
-        } else {
-            append(op)
-        }
+        let position = Op.sortedPosition(of: op, in: self, actors: actors)
+        if position == endIndex { append(op) } else { insert(op, at: position) }
+    }
+}
+
+extension Op {
+    /// Where `op` goes among `ops`, sorted by op id: the newest op goes
+    /// last, so the last op is checked first (rows of a hostile file, or
+    /// concurrent ops, may go earlier).
+    static func sortedPosition<Ops: RandomAccessCollection<Op>>(of op: Op, in ops: Ops, actors: ActorTable) -> Ops.Index {
+        guard let last = ops.last, actors.precedes(op.id, last.id) else { return ops.endIndex }
+        return ops.firstIndex { actors.precedes(op.id, $0.id) } ?? ops.endIndex
     }
 }

@@ -140,11 +140,11 @@ struct OpSet: Sendable {
         // A put that overwrites nothing, to a key with no ops: the common
         // new key, added with its op in one step.
         if change.predecessors.isEmpty && change.action != .delete
-            && objects[index].entries.addIfAbsent(key, hash: hash, ops: { [change.storedOp] }) {
+            && objects[index].entries.addIfAbsent(key, hash: hash, ops: { KeyOps(change.storedOp) }) {
             return
         }
         let actors = self.actors
-        func update(_ ops: inout [Op]) {
+        func update(_ ops: inout KeyOps) {
             if !change.predecessors.isEmpty {
                 for i in ops.indices where change.predecessors.contains(ops[i].id) {
                     ops[i].addSuccessor(successor, actors: actors)

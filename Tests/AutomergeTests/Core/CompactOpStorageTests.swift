@@ -14,6 +14,8 @@ struct CompactOpStorageTests {
     func mapEntriesAgreeWithADictionary(seed: UInt64) {
         var random = StorageTestRandom(seed: seed)  // seeded, so a failure names a reproducible case
         var entries = MapEntries()
+        var actors = ActorTable()
+        _ = actors.intern(ActorId())
         // Keyed by UTF-8 bytes: a `[String: _]` would merge the two spellings of "café".
         var model: [[UInt8]: [Op]] = [:]
         var order: [String] = []
@@ -29,13 +31,13 @@ struct CompactOpStorageTests {
             default: key = "\(counter)"
             }
             if model[Array(key.utf8)] == nil { order.append(key) }
-            entries[MapKey(key), default: []].append(Self.op(counter, key))
+            entries[MapKey(key), default: []].appendSorted(Self.op(counter, key), actors: actors)
             model[Array(key.utf8), default: []].append(Self.op(counter, key))
         }
         #expect(entries.count == model.count)
         #expect(entries.keys.map { Array($0.string.utf8) } == order.map { Array($0.utf8) })
-        #expect(entries.allSatisfy { key, ops in model[Array(key.string.utf8)] == ops })
-        #expect(order.allSatisfy { entries[MapKey($0)] == model[Array($0.utf8)] })
+        #expect(entries.allSatisfy { key, ops in model[Array(key.string.utf8)] == Array(ops) })
+        #expect(order.allSatisfy { entries[MapKey($0)].map(Array.init) == model[Array($0.utf8)] })
         #expect(entries[MapKey("never used")] == nil)
         #expect(entries[MapKey("caf\u{E9}")]?.first?.id != entries[MapKey("cafe\u{301}")]?.first?.id)
     }
@@ -74,6 +76,27 @@ struct CompactOpStorageTests {
         let loaded = try Document(doc.save())
         #expect(try loaded.text(obj: text) == expected)
         #expect(loaded.heads() == doc.heads())
+    }
+
+    @Test func keyOpsHoldOneOpInlineAndMoreInOpIdOrder() {
+        var actors = ActorTable()
+        _ = actors.intern(ActorId())
+        var ops = KeyOps(Self.op(5, "k"))
+        #expect(ops.map(\.id.counter) == [5])
+        ops[0].addSuccessor(Successor(id: OpId(counter: 9, actor: 0)), actors: actors)
+        #expect(!ops[0].isVisible)
+        ops.appendSorted(Self.op(9, "k"), actors: actors)
+        ops.appendSorted(Self.op(7, "k"), actors: actors)  // a concurrent op with a lower id goes before
+        ops.appendSorted(Self.op(2, "k"), actors: actors)
+        #expect(ops.map(\.id.counter) == [2, 5, 7, 9])
+        #expect(ops[1].successors.count == 1, "the inline op's successor moved with it")
+        ops[3].addSuccessor(Successor(id: OpId(counter: 11, actor: 0)), actors: actors)
+        #expect(!ops[3].isVisible && ops[2].isVisible)
+
+        var empty: KeyOps = []
+        #expect(empty.isEmpty)
+        empty.appendSorted(Self.op(3, "k"), actors: actors)
+        #expect(empty.map(\.id.counter) == [3])
     }
 
     @Test func successorListsStaySortedAndKeepIncrements() {
