@@ -2,12 +2,12 @@
 /// the file format's ``StoredChange`` (change-local actor tables).
 enum ChangeCodec {
     /// Encodes a change from the op set's ops, given in chunks (see
-    /// ``ChunkedList``): a local change on commit, or
-    /// a received change rebuilt to check that it is in canonical form. The
-    /// author is actor 0, the other actors the ops mention follow sorted
-    /// bytewise, predecessors are listed in op id order, and a delete is
-    /// written without value, expand flag or mark name, as Rust writes them
-    /// and as a document chunk rebuilds them.
+    /// ``ChunkedList``): a local change on commit, or a received change
+    /// rebuilt to check that it is in canonical form. The author is actor 0,
+    /// the other actors the ops mention follow sorted bytewise, predecessors
+    /// are listed in op id order, and a delete is written without value,
+    /// expand flag or mark name, as Rust writes them and as a document chunk
+    /// rebuilds them.
     ///
     /// Rows stream into an ``OpColumnWriter``: no ``StoredOp`` is built (for
     /// a 260,000-op commit, building them, sorting each op's predecessors
