@@ -63,7 +63,12 @@ struct SuiteBench: ParsableCommand {
             for label in ["text append", "list append", "map put"] {
                 let output = try runBeside("automerge", arguments: [
                     "bench", "all", "append", "--only", label, "--items", "\(items)", "--runs", "\(runs)"])
-                for line in output.split(separator: "\n") where line.contains("µs/op") { print(line) }
+                let results = output.split(separator: "\n").filter { $0.contains("µs/op") }
+                // A label the child does not know would otherwise drop the figure silently.
+                guard results.count == 1 else {
+                    throw ValidationError("the append benchmark '\(label)' printed \(results.count) results:\n\(output)")
+                }
+                print(results[0])
             }
         } else if wanted("append") {
             // The tasks of automerge-swift's CollectionBenchmarks, whose
