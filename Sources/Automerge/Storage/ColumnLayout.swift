@@ -142,6 +142,9 @@ struct ColumnSet: Sendable {
 
     subscript(spec: ColumnSpec) -> ArraySlice<UInt8>? { data[spec] }
 
+    /// The bytes of all the columns together.
+    var byteCount: Int { data.values.reduce(0) { $0 + $1.count } }
+
     /// Encoded columns in spec order, with empty ones left out, ready for
     /// ``ColumnLayout/write(_:to:)``.
     static func nonEmpty(_ columns: [(ColumnSpec, [UInt8])]) -> [(spec: ColumnSpec, bytes: [UInt8])] {

@@ -123,6 +123,21 @@ struct FuzzRegressionTests {
         #expect(try deepest.get(obj: obj, key: "a") == nil)
     }
 
+    /// A document chunk whose action column is one run of 16.8 million rows,
+    /// in a 45 KB file: the decoder reserved 168 bytes of row for each (2.8
+    /// GB in one allocation) before any other column backed them, and the
+    /// fuzzer's 2 GB malloc limit stopped it. Rows are now reserved only as
+    /// far as the column bytes go; the fuzz corpus replay, under that limit,
+    /// checks the allocation. Here: the file is refused for the column that
+    /// runs short, as before.
+    @Test func actionRunReservesGigabytes() throws {
+        let corpus = try Self.corpusFile("decode", "action-run-reserves-gigabytes")
+        #expect(throws: AutomergeError.load(.inChunk(0, .columnLengthMismatch(column: "obj actor", expected: 16_764_476, actual: 4668)))) {
+            try Document(corpus)
+        }
+        try FuzzTarget.decode.run(corpus)
+    }
+
     /// A received change whose max op fell below that of a change it depends
     /// on applied, but the saved document then failed the loader's max-op
     /// check ("incorrect max op"), as it would in Rust. Such changes are now
