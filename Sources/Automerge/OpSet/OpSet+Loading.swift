@@ -10,18 +10,17 @@
 /// update of a missing element or an out-of-range id is a typed error.
 extension OpSet {
     static func load(_ document: StoredDocument, encoding: TextEncoding) throws(LoadError) -> OpSet {
-        // Rows are read in place (`rows[row].field`): a row copied out of the
-        // array retained and released each of its strings and arrays.
-        try document.ops.withUnsafeBufferPointer { rows throws(LoadError) in
+        try document.ops.rows.withUnsafeBufferPointer { rows throws(LoadError) in
             try load(document, rows: rows, encoding: encoding)
         }
     }
 
     private static func load(
-        _ document: StoredDocument, rows: UnsafeBufferPointer<StoredOp>, encoding: TextEncoding
+        _ document: StoredDocument, rows: UnsafeBufferPointer<StoredOpRows.Row>, encoding: TextEncoding
     ) throws(LoadError) -> OpSet {
         var opSet = OpSet(encoding: encoding)
         let actorIndices = document.actors.map { opSet.actors.intern($0) }
+        let stored = document.ops
 
         func opId(_ stored: StoredOpId, row: Int) throws(LoadError) -> OpId {
             guard stored.actor >= 0, stored.actor < actorIndices.count else {
@@ -32,59 +31,61 @@ extension OpSet {
         }
 
         var increments: [OpId: Int64] = [:]
-        for row in rows.indices where rows[row].action == UInt64(OpAction.increment.rawValue) {
+        for row in rows.indices where rows[row].action == OpAction.increment.rawValue {
             guard let id = rows[row].id else { throw .missingColumn(column: "id") }
-            increments[try opId(id, row: row)] = ChangeOp.amount(of: rows[row].value)
+            increments[try opId(id, row: row)] = ChangeOp.amount(of: stored.value(of: rows[row]))
         }
 
         var currentObject = OpId.root
         var currentIndex = 0
         for row in rows.indices {
-            let stored = rows.baseAddress! + row
-            guard let storedId = stored.pointee.id else { throw .missingColumn(column: "id") }
+            let op = rows[row]
+            guard let storedId = op.id else { throw .missingColumn(column: "id") }
             let id = try opId(storedId, row: row)
-            let object = try stored.pointee.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
+            let object = try op.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
             if object != currentObject {
                 guard let index = opSet.objectIndex(of: object) else { throw .invalidObjectId(row: row) }
                 currentObject = object
                 currentIndex = index
             }
-            guard stored.pointee.action <= 7, let action = OpAction(rawValue: UInt8(stored.pointee.action)) else {
-                throw .unknownAction(row: row, action: stored.pointee.action)
+            guard let action = OpAction(rawValue: op.action) else {
+                throw .unknownAction(row: row, action: UInt64(op.action))
             }
             var successors = SuccessorList()
-            if stored.pointee.successors.count == 1 {
+            if op.groupCount == 1 {
                 // The common case (a deleted character) without an array.
-                let successorId = try opId(stored.pointee.successors[0], row: row)
+                let successorId = try opId(stored.groupIds[Int(op.groupStart)], row: row)
                 successors.insert(Successor(id: successorId, increment: increments.isEmpty ? nil : increments[successorId]),
                                   actors: opSet.actors)
-            } else if !stored.pointee.successors.isEmpty {
+            } else if op.groupCount > 1 {
                 var list: [Successor] = []
-                list.reserveCapacity(stored.pointee.successors.count)
-                for successor in stored.pointee.successors {
+                list.reserveCapacity(Int(op.groupCount))
+                for successor in stored.groupIds[op.groupRange] {
                     let successorId = try opId(successor, row: row)
                     list.append(Successor(id: successorId, increment: increments[successorId]))
                 }
-                if list.count > 1 { list.sort { opSet.actors.precedes($0.id, $1.id) } }
+                list.sort { opSet.actors.precedes($0.id, $1.id) }
                 successors = SuccessorList(sorted: list)
             }
+            let value = stored.value(of: op)
+            let markName = op.markName == 0 ? nil : stored.markName(of: op)
             let kind = opSet.objects[currentIndex].kind
-            switch stored.pointee.key {
-            case .map(let string):
+            if op.isMapKey {
                 guard !kind.isSequence else { throw .invalidKey(row: row, reason: "a map key in a list or text") }
-                let op = Op(id: id, action: action, insert: false, key: .map(MapKey(string)), value: stored.pointee.value,
-                            expand: stored.pointee.expand, markName: stored.pointee.markName, successors: successors)
-                opSet.objects[currentIndex].entries[MapKey(string), default: []].appendSorted(op, actors: opSet.actors)
-            case .element(let reference):
+                let key = MapKey(stored.strings[Int(op.keyCounter)])
+                let mapOp = Op(id: id, action: action, insert: false, key: .map(key), value: value,
+                               expand: op.expand, markName: markName, successors: successors)
+                opSet.objects[currentIndex].entries[key, default: []].appendSorted(mapOp, actors: opSet.actors)
+            } else {
                 guard kind.isSequence else { throw .invalidKey(row: row, reason: "an element id in a map") }
-                let target = try reference.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
-                if stored.pointee.insert {
+                let target = try op.element.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
+                if op.insert {
                     opSet.objects[currentIndex].sequence.append(SequenceElement(
-                        id: id, reference: target, action: action, value: stored.pointee.value,
-                        expand: stored.pointee.expand, markName: stored.pointee.markName, successors: successors))
+                        id: id, reference: target, action: action, value: value,
+                        expand: op.expand, markName: markName, successors: successors))
                 } else {
-                    let op = Op(id: id, action: action, insert: false, key: .element(target), value: stored.pointee.value,
-                                expand: stored.pointee.expand, markName: stored.pointee.markName, successors: successors)
+                    let update = Op(id: id, action: action, insert: false, key: .element(target), value: value,
+                                    expand: op.expand, markName: markName, successors: successors)
                     var found = opSet.objects[currentIndex].sequence.recentLocation(of: target)
                     if found == nil {
                         opSet.objects[currentIndex].sequence.ensureIndexed()
@@ -92,12 +93,12 @@ extension OpSet {
                     }
                     guard let location = found else { throw .invalidKey(row: row, reason: "an update of a missing element") }
                     let actors = opSet.actors
-                    opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(op, actors: actors) }
+                    opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(update, actors: actors) }
                 }
             }
             if let created = action.objectType {
                 guard opSet.objectIndex(of: id) == nil else { throw .duplicateOpId(row: row) }
-                let key: OpKey = stored.pointee.insert ? .element(id) : (stored.pointee.key.mapKey.map { .map(MapKey($0)) } ?? .element(id))
+                let key: OpKey = op.insert || !op.isMapKey ? .element(id) : .map(MapKey(stored.strings[Int(op.keyCounter)]))
                 var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
                 // The same nesting bound as received changes (OpSet.maxDepth): reads recurse per level.
                 state.depth = opSet.objects[currentIndex].depth + 1
@@ -112,13 +113,6 @@ extension OpSet {
             opSet.objects[index].sequence.endBulkLoad()
         }
         return opSet
-    }
-}
-
-extension StoredKey {
-    var mapKey: String? {
-        if case .map(let key) = self { return key }
-        return nil
     }
 }
 

@@ -132,6 +132,20 @@ enum UTF8Text {
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
     }
+
+    /// Whether `bytes` are valid UTF-8 (what ``decode(_:)`` accepts), without making a string.
+    static func isValid(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.firstIndex(where: { $0 >= 0x80 }) else { return true }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes[first...].makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
 }
 
 extension Array where Element == UInt8 {

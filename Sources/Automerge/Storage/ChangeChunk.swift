@@ -100,9 +100,9 @@ enum ChangeChunk {
         let extraBytes = Array(reader.readRest())
 
         let actors = [author] + others
-        let ops = try OpColumns.decode(
+        let ops = Array(try OpColumns.decode(
             ColumnSet(layout: columns), kind: .change, actorCount: actors.count, canonical: false,
-            rowLimit: limits.rowLimit(dataSize: contents.count))
+            rowLimit: limits.rowLimit(dataSize: contents.count)))
         if !ops.isEmpty && startOp + UInt64(ops.count - 1) > UInt64(UInt32.max) {
             throw .opCounterOverflow(column: "op id", row: ops.count - 1)
         }

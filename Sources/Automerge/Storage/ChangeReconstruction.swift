@@ -70,21 +70,31 @@ enum ChangeReconstruction {
             if case .element(let e?) = key { return .element(self(e)) }
             return key
         }
+
+        /// The key of a stored row, mapped.
+        func key(of row: StoredOpRows.Row, in stored: StoredOpRows) -> StoredKey {
+            row.isMapKey ? stored.key(of: row) : .element(row.element.map(callAsFunction))
+        }
     }
 
     /// Rebuilds the changes of `document` in change-row order and checks that
     /// they produce the stored heads (unless `verifyHeads` is false).
     static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> [ReconstructedChange] {
-        try document.ops.withUnsafeBufferPointer { ops throws(LoadError) in
-            try reconstruct(document, ops: ops, verifyHeads: verifyHeads)
+        try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
+            try document.ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
+                try document.ops.valueBytes.withUnsafeBufferPointer { valueBytes throws(LoadError) in
+                    try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes, verifyHeads: verifyHeads)
+                }
+            }
         }
     }
 
-    /// The rebuild, reading `document.ops` in place: `ops[row].field` reads
-    /// one field, where each row copied out of the array retained and
-    /// released every string and array in it.
+    /// The rebuild, reading the rows and their stores in place (see
+    /// ``StoredOpRows``): values are copied into the changes as the bytes
+    /// they were decoded from.
     private static func reconstruct(
-        _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOp>, verifyHeads: Bool
+        _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOpRows.Row>, groupIds: UnsafeBufferPointer<StoredOpId>,
+        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool
     ) throws(LoadError) -> [ReconstructedChange] {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
@@ -98,6 +108,8 @@ enum ChangeReconstruction {
             guard let id = ops[row].id else { throw .missingColumn(column: "id") }
             if !rowOfId.insert(id, row: row) { throw .duplicateOpId(row: row) }
         }
+        // Every row has an id from here on.
+        func id(_ row: Int) -> StoredOpId { StoredOpId(counter: ops[row].idCounter, actor: Int(ops[row].idActor)) }
 
         // 1 and 2: predecessors, and deletes for successors that are not stored.
         // Every successor resolves to a stored row (>= 0) or a delete (-1 - index);
@@ -110,13 +122,13 @@ enum ChangeReconstruction {
         var predecessorCount = [Int32](repeating: 0, count: ops.count)
         do {
             for row in ops.indices {
-                for successor in ops[row].successors {
+                for successor in groupIds[ops[row].groupRange] {
                     if let target = rowOfId[successor] {
                         predecessorCount[target] += 1
                         resolved.append(target)
                         continue
                     }
-                    let key: StoredKey = ops[row].insert ? .element(ops[row].id!) : ops[row].key
+                    let key: StoredKey = ops[row].insert ? .element(id(row)) : document.ops.key(of: ops[row])
                     if let index = deleteOfId[successor] {
                         guard deletes[index].object == ops[row].object && deletes[index].key == key else {
                             throw .inconsistentDelete(row: row)
@@ -142,8 +154,8 @@ enum ChangeReconstruction {
             var fill = predecessorStart
             var next = 0
             for row in ops.indices {
-                let id = ops[row].id!
-                for _ in 0..<ops[row].successors.count {
+                let id = id(row)
+                for _ in 0..<ops[row].groupCount {
                     let target = resolved[next]
                     next += 1
                     let slot = target >= 0 ? target : ops.count - 1 - target
@@ -201,7 +213,7 @@ enum ChangeReconstruction {
         var changeOfRef = [Int32](repeating: 0, count: ops.count + deletes.count)
         var opCount = [Int](repeating: 0, count: document.changes.count)
         for row in ops.indices {
-            guard let index = change(of: ops[row].id!) else { throw .opOutsideChanges(row: row) }
+            guard let index = change(of: id(row)) else { throw .opOutsideChanges(row: row) }
             changeOfRef[row] = Int32(index)
             opCount[index] += 1
         }
@@ -223,7 +235,7 @@ enum ChangeReconstruction {
         var orderedRefs = [Int32](repeating: unfilled, count: changeStart[document.changes.count])
         for slot in changeOfRef.indices {
             let index = Int(changeOfRef[slot])
-            let counter = slot < ops.count ? ops[slot].id!.counter : deletes[slot - ops.count].id.counter
+            let counter = slot < ops.count ? ops[slot].idCounter : deletes[slot - ops.count].id.counter
             guard counter >= startOps[index] && counter <= maxOps[index] else { throw .missingOps(change: index) }
             let position = changeStart[index] + Int(counter - startOps[index])
             guard orderedRefs[position] == unfilled else { throw .missingOps(change: index) }
@@ -254,7 +266,7 @@ enum ChangeReconstruction {
                 switch ref {
                 case .stored(let row):
                     note(ops[row].object)
-                    if case .element(let e) = ops[row].key { note(e) }
+                    if !ops[row].isMapKey { note(ops[row].element) }
                 case .delete(let d):
                     note(deletes[d].object)
                     if case .element(let e) = deletes[d].key { note(e) }
@@ -277,10 +289,13 @@ enum ChangeReconstruction {
                     let predecessors = predecessorRange(of: ref)
                     switch ref {
                     case .stored(let row):
+                        let op = ops[row]
                         writer.append(
-                            object: ops[row].object.map(map.callAsFunction), key: map.key(ops[row].key), insert: ops[row].insert,
-                            action: ops[row].action, value: ops[row].value, id: nil, groupCount: predecessors.count,
-                            expand: ops[row].expand, markName: ops[row].markName)
+                            object: op.object.map(map.callAsFunction), key: map.key(of: op, in: document.ops),
+                            insert: op.insert, action: UInt64(op.action),
+                            rawValue: (op.valueType, UnsafeBufferPointer(rebasing: valueBytes[op.valueRange])),
+                            id: nil, groupCount: predecessors.count, expand: op.expand,
+                            markName: op.markName == 0 ? nil : document.ops.markName(of: op))
                     case .delete(let d):
                         writer.append(
                             object: deletes[d].object.map(map.callAsFunction), key: map.key(deletes[d].key), insert: false, action: 3,

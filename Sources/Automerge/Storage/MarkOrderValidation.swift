@@ -3,7 +3,7 @@
 /// mark has no well-defined extent. Ops of a document are grouped by object
 /// and, within a text, in document order, so one pass decides it.
 enum MarkOrderValidation {
-    static let markAction: UInt64 = 7
+    static let markAction: UInt8 = 7
 
     static func validate(_ document: StoredDocument) throws(LoadError) {
         var currentObject: StoredOpId?? = .none
@@ -23,12 +23,8 @@ enum MarkOrderValidation {
             }
         }
 
-        // Rows read in place: only marks matter, and copying every row out
-        // retained and released its strings and arrays.
-        try document.ops.withUnsafeBufferPointer { ops throws(LoadError) in
-            for row in ops.indices where ops[row].action == markAction {
-                try check(row: row, object: ops[row].object, id: ops[row].id, isBegin: ops[row].markName != nil)
-            }
+        for (index, row) in document.ops.rows.enumerated() where row.action == markAction {
+            try check(row: index, object: row.object, id: row.id, isBegin: row.markName != 0)
         }
     }
 }

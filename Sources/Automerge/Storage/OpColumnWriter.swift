@@ -73,6 +73,24 @@ struct OpColumnWriter {
         if part.writesValues { appendValues(value: value, expand: isExpand, markName: name) }
     }
 
+    /// Appends one row whose value is given as the bytes it was decoded
+    /// from (see ``StoredOpRows``); otherwise as the other `append`.
+    mutating func append(
+        object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64,
+        rawValue: (typeCode: UInt8, bytes: UnsafeBufferPointer<UInt8>),
+        id: StoredOpId?, groupCount members: Int, expand isExpand: Bool, markName name: String?
+    ) {
+        if part.writesOpIds {
+            appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id, groupCount: members)
+        }
+        if part.writesValues {
+            valueMeta.appendValue(UInt64(rawValue.bytes.count) << 4 | UInt64(rawValue.typeCode))
+            valueRaw.append(contentsOf: rawValue.bytes)
+            expand.append(isExpand)
+            markName.append(name)
+        }
+    }
+
     /// The op-id half of a row, for a writer of ``Part/opIds`` or
     /// ``Part/all``; its group members follow with ``appendGroupMember(_:)``.
     /// A caller filling one part calls only that part's half, so that it

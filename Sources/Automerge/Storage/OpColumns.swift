@@ -20,7 +20,7 @@ enum OpColumns {
     // MARK: Encoding
 
     /// The encoded columns (some possibly empty, i.e. omitted).
-    static func encode(_ ops: [StoredOp], kind: Kind) -> [(ColumnSpec, [UInt8])] {
+    static func encode(_ ops: some Sequence<StoredOp>, kind: Kind) -> [(ColumnSpec, [UInt8])] {
         var writer = OpColumnWriter(kind: kind)
         for op in ops {
             writer.append(object: op.object, key: op.key, insert: op.insert, action: op.action, value: op.value,
@@ -32,13 +32,14 @@ enum OpColumns {
 
     // MARK: Decoding
 
-    /// Decodes the ops of a chunk.
+    /// Decodes the ops of a chunk into compact rows (see ``StoredOpRows``).
     ///
     /// The number of rows is the length of the action column. Every present
     /// column must hold exactly that many items (grouped columns: the sum of
     /// the group counts); absent columns mean null, false or root. Rows are
     /// built by pulling each column's next item from a reader (see
-    /// ``RLEReader``), so no column is decoded into an array of its own.
+    /// ``RLEReader``), so no column is decoded into an array of its own: the
+    /// action column is read twice, once to count the rows.
     /// - Parameters:
     ///   - actorCount: the size of the actor table op actor indices point into.
     ///   - canonical: whether to reject non-canonical RLE and boolean runs
@@ -46,7 +47,7 @@ enum OpColumns {
     ///   - rowLimit: the most rows any column may decode to.
     static func decode(
         _ columns: ColumnSet, kind: Kind, actorCount: Int, canonical: Bool, rowLimit: Int
-    ) throws(LoadError) -> [StoredOp] {
+    ) throws(LoadError) -> StoredOpRows {
         func check(nullable: Bool) -> ColumnCheck {
             ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit)
         }
@@ -60,10 +61,15 @@ enum OpColumns {
             OptionalColumn(isPresent: data != nil, BooleanReader(data ?? [], column: name, check: check(nullable: false)))
         }
 
-        let actions = try columns[.action].map { data throws(LoadError) in
-            try RLEColumn.decode(data, as: UInt64.self, column: "action", check: check(nullable: false))
-        } ?? []
-        let rows = actions.count
+        var actions = rle(columns[.action], UInt64.self, "action", nullable: false)
+        let rows: Int
+        do {
+            // Counted on a copy: a run may claim millions of rows in a few
+            // bytes, and an array of them was allocated before any other
+            // column confirmed one (Corpus/decode/action-run-reserves-gigabytes).
+            var counting = actions
+            rows = counting.isPresent ? try counting.reader.count() : 0
+        }
 
         var objActor = rle(columns[.objActor], UInt64.self, "obj actor", nullable: true)
         var objCounter = rle(columns[.objCounter], UInt64.self, "obj counter", nullable: true)
@@ -103,13 +109,10 @@ enum OpColumns {
         }
 
         // Reserved only as far as the column bytes could back: the action
-        // column alone may claim millions of rows in a few bytes (a run), and
-        // reserving 168 bytes for each before any other column confirmed them
-        // let a 46 KB file ask for 2.8 GB at once (Corpus/decode/
-        // action-run-reserves-gigabytes). A real document's columns hold
-        // more bytes than it has rows, so it still gets one allocation.
-        var ops = [StoredOp]()
-        ops.reserveCapacity(min(rows, max(1024, columns.byteCount)))
+        // column alone may claim millions of rows in a few bytes (a run). A
+        // real document's columns hold more bytes than it has rows, so it
+        // still gets one allocation.
+        var ops = StoredOpRows(kind: kind, valueBytes: values.raw, reservingCapacity: min(rows, max(1024, columns.byteCount)))
         var groupTotal = 0
         for row in 0..<rows {
             // Object: both null is the root.
@@ -137,14 +140,11 @@ enum OpColumns {
             }
 
             let insert = try item(&inserts, "insert", row, rows)
-            guard let action = actions[row] else { throw .unexpectedNull(column: "action", row: row) }
+            guard let action = try item(&actions, "action", row, rows) else { throw .unexpectedNull(column: "action", row: row) }
             guard action <= 7 else { throw .unknownAction(row: row, action: action) }
-            let value = try values.next(row: row, rows: rows)
-            if action == 5 {
-                switch value {
-                case .int, .uint: break
-                default: throw .nonNumericIncrement(row: row)
-                }
+            let value = try values.nextRaw(row: row, rows: rows)
+            if action == 5 && value.typeCode != UInt8(ValueColumn.TypeCode.int) && value.typeCode != UInt8(ValueColumn.TypeCode.uint) {
+                throw .nonNumericIncrement(row: row)
             }
 
             var id: StoredOpId? = nil
@@ -155,7 +155,7 @@ enum OpColumns {
                 id = StoredOpId(counter: try counter(c, "id counter", row), actor: try actor(a, "id actor", row))
             }
 
-            var list = StoredOpIdList()
+            let groupStart = ops.groupIds.count
             var count: UInt64 = 0
             if groupCounts.isPresent {
                 guard let stored = try item(&groupCounts, groupColumn, row, rows) else {
@@ -176,17 +176,16 @@ enum OpColumns {
                     }
                     guard let a = try groupActors.reader.next() else { throw .unexpectedNull(column: groupActorColumn, row: row) }
                     guard let c = try groupCounters.reader.next() else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
-                    list.append(StoredOpId(counter: try counter(c, groupCounterColumn, row),
-                                           actor: try actor(a, groupActorColumn, row)))
+                    ops.appendGroupId(StoredOpId(counter: try counter(c, groupCounterColumn, row),
+                                                 actor: try actor(a, groupActorColumn, row)))
                     groupTotal += 1
                 }
             }
 
-            ops.append(StoredOp(
-                object: object, key: key, insert: insert, action: action, value: value,
-                predecessors: kind == .change ? list : [], id: id,
-                successors: kind == .document ? list : [],
-                expand: try item(&expands, "expand", row, rows), markName: try item(&markNames, "mark name", row, rows)))
+            ops.appendDecoded(
+                object: object, key: key, insert: insert, action: UInt8(action), value: value, id: id,
+                groupStart: groupStart, expand: try item(&expands, "expand", row, rows),
+                markName: try item(&markNames, "mark name", row, rows))
         }
 
         // Every column must end with the rows: count what is left of any that does not.
@@ -195,6 +194,7 @@ enum OpColumns {
             let total = try column.reader.count()
             if total != expected { throw .columnLengthMismatch(column: name, expected: expected, actual: total) }
         }
+        try finish(&actions, "action", expected: rows)
         try finish(&objActor, "obj actor", expected: rows)
         try finish(&objCounter, "obj counter", expected: rows)
         try finish(&keyActor, "key actor", expected: rows)

@@ -90,7 +90,7 @@ struct StoredDocument: Equatable, Sendable {
     /// The change metadata rows, in change-graph order.
     var changes: [StoredChangeMetadata]
     /// The op rows: every op except deletes, objects in OpId order, with ids and successors.
-    var ops: [StoredOp]
+    var ops: StoredOpRows
     /// For each head, the index of its change row (optional on load).
     var headsIndex: [Int]
 }

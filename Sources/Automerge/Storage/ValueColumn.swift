@@ -70,6 +70,19 @@ enum ValueColumn {
         }
     }
 
+    /// Checks a value's bytes exactly as ``primitive(typeCode:bytes:column:row:)``
+    /// does, without making the value: no string or array is built.
+    static func validate(typeCode: UInt64, bytes: ArraySlice<UInt8>, column: String, row: Int) throws(LoadError) {
+        switch typeCode {
+        case TypeCode.string:
+            guard UTF8Text.isValid(bytes) else { throw .invalidUTF8(what: column) }
+        case TypeCode.null, TypeCode.false, TypeCode.true, TypeCode.bytes: return
+        case TypeCode.uint, TypeCode.int, TypeCode.f64, TypeCode.counter, TypeCode.timestamp:
+            _ = try primitive(typeCode: typeCode, bytes: bytes, column: column, row: row)  // numbers: nothing allocated
+        default: return  // unknown types are kept verbatim
+        }
+    }
+
     // MARK: Encoding
 
     /// The metadata entry of a value.
@@ -170,7 +183,8 @@ enum ValueColumn {
 struct ValueReader {
     /// Nil when the metadata column is absent: every value is null.
     private var meta: RLEReader<UInt64>?
-    private let raw: ArraySlice<UInt8>
+    /// The raw column (empty when absent).
+    let raw: ArraySlice<UInt8>
     private var position: Int
     private let column: String
 
@@ -186,8 +200,18 @@ struct ValueReader {
 
     /// The value of `row` (of `rows`, for the error when the column is short).
     mutating func next(row: Int, rows: Int) throws(LoadError) -> Primitive {
+        let (typeCode, range) = try nextRaw(row: row, rows: rows)
+        let start = raw.startIndex + range.lowerBound
+        return try ValueColumn.primitive(typeCode: UInt64(typeCode), bytes: raw[start..<start + range.count], column: column, row: row)
+    }
+
+    /// The type code of `row`'s value and where its bytes are in ``raw``
+    /// (offsets from its start index), checked as ``next(row:rows:)``
+    /// checks them. A null or boolean keeps no bytes: the value it decodes
+    /// to drops a stray length, so its re-encoding has none either.
+    mutating func nextRaw(row: Int, rows: Int) throws(LoadError) -> (typeCode: UInt8, range: Range<Int>) {
         // Optional chaining reads `meta` in place; `meta!` copied it per row.
-        guard let atEnd = try meta?.isAtEnd() else { return .null }
+        guard let atEnd = try meta?.isAtEnd() else { return (UInt8(ValueColumn.TypeCode.null), 0..<0) }
         if atEnd { throw .columnLengthMismatch(column: column + " meta", expected: rows, actual: row) }
         guard let entry = try meta?.next() ?? nil else { throw .unexpectedNull(column: column + " meta", row: row) }
         let length = entry >> 4
@@ -195,9 +219,12 @@ struct ValueReader {
         guard length <= UInt64(remaining) else {
             throw .lengthPastEnd(what: column + " raw", length: length, remaining: remaining)
         }
-        let end = position + Int(length)
-        defer { position = end }
-        return try ValueColumn.primitive(typeCode: entry & 0xF, bytes: raw[position..<end], column: column, row: row)
+        let start = position, end = position + Int(length)
+        position = end
+        let typeCode = entry & 0xF
+        try ValueColumn.validate(typeCode: typeCode, bytes: raw[start..<end], column: column, row: row)
+        let offset = start - raw.startIndex
+        return (UInt8(typeCode), typeCode <= ValueColumn.TypeCode.true ? offset..<offset : offset..<end - raw.startIndex)
     }
 
     /// Checks that both columns ended with the last row.
