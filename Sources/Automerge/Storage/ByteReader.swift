@@ -122,6 +122,9 @@ struct ByteReader {
 /// UTF-8 validation that rejects (rather than repairs) invalid input, as
 /// Rust does.
 enum UTF8Text {
+    /// The one-character strings of the ASCII bytes, by byte.
+    static let asciiCharacters: [String] = (0..<128).map { String(decoding: [UInt8($0)], as: UTF8.self) }
+
     static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
         // Fast path: ASCII needs no validation beyond the high bit.
         var ascii = true

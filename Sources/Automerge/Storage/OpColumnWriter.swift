@@ -85,9 +85,9 @@ struct OpColumnWriter {
         }
         if part.writesValues {
             valueMeta.appendValue(UInt64(rawValue.bytes.count) << 4 | UInt64(rawValue.typeCode))
-            valueRaw.append(contentsOf: rawValue.bytes)
-            expand.append(isExpand)
-            markName.append(name)
+            // Mostly one byte (a character of text): append(contentsOf:) costs ~90 instructions even then.
+            if rawValue.bytes.count == 1 { valueRaw.append(rawValue.bytes[0]) } else { valueRaw.append(contentsOf: rawValue.bytes) }
+            appendFlags(expand: isExpand, markName: name)
         }
     }
 
@@ -140,6 +140,11 @@ struct OpColumnWriter {
         assert(part.writesValues, "value columns written by an op-id writer")
         valueMeta.appendValue(ValueColumn.metadata(of: value))
         ValueColumn.appendRaw(value, to: &valueRaw)
+        appendFlags(expand: isExpand, markName: name)
+    }
+
+    @inline(__always)
+    private mutating func appendFlags(expand isExpand: Bool, markName name: String?) {
         expand.append(isExpand)
         markName.append(name)
     }
