@@ -48,7 +48,7 @@ struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, Mutable
             chunk.reserveCapacity(Self.chunkCapacity)
             chunks.append(chunk)
         }
-        chunks[chunks.count - 1].append(element)
+        chunks[chunks.count - 1].append(consume element)
         count += 1
     }
 }
