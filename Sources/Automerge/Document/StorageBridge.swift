@@ -37,16 +37,24 @@ enum StorageBridge {
     }
 
     /// Loads a file. A leading document chunk is rebuilt directly from its op
-    /// rows, its history from its change rows; later chunks apply as received
-    /// changes. A file that does not
-    /// start with a document must not leave changes waiting for dependencies.
+    /// rows (beside the rebuild of its changes, see
+    /// ``StorageFile/decode(_:buildingFromLeadingDocument:)``), its history
+    /// from its change rows; later chunks apply as received changes. A file
+    /// that does not start with a document must not leave changes waiting
+    /// for dependencies.
     static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding) throws(AutomergeError) -> DocumentState {
         var state = DocumentState(actor: actor, encoding: encoding)
-        var chunks = try decode(bytes)[...]
+        let decoded: (chunks: [DecodedChunk], built: Result<OpSet, LoadError>?)
+        do {
+            decoded = try StorageFile.decode(bytes, buildingFromLeadingDocument: { document in
+                Result { () throws(LoadError) in try OpSet.load(document, encoding: encoding) }
+            })
+        } catch { throw .load(error) }
+        var chunks = decoded.chunks[...]
         var startsWithDocument = false
-        if case .document(let document, let changes)? = chunks.first {
+        if case .document(_, let changes)? = chunks.first, let built = decoded.built {
             startsWithDocument = true
-            do { state.ops = try OpSet.load(document, encoding: encoding) } catch { throw .load(.inChunk(0, error)) }
+            do { state.ops = try built.get() } catch { throw .load(.inChunk(0, error)) }
             for change in changes {
                 let header = change.header
                 guard let author = header.actors.first.flatMap(state.ops.actors.index(of:)),

@@ -43,6 +43,50 @@ enum StorageFile {
         return decoded
     }
 
+    /// From this many op rows, a leading document's op set is built on one
+    /// core while its changes are rebuilt on another.
+    static let concurrentBuildThreshold = 20_000
+
+    /// Decodes every chunk as ``decode(_:verifyHeads:limits:)`` does and,
+    /// when the file starts with a document chunk, also runs `build` on it.
+    /// For a large document `build` runs beside the rebuild of its changes,
+    /// each on its own core (both only read the decoded rows), and the heap
+    /// the two freed is then returned to the system (see
+    /// ``FreedMemory/returnToSystem()``). Errors are those `decode` throws,
+    /// in the same order; `build`'s own error is returned, not thrown, for
+    /// the caller to report after them.
+    static func decode<Built>(
+        _ bytes: [UInt8], buildingFromLeadingDocument build: (StoredDocument) -> Result<Built, LoadError>
+    ) throws(LoadError) -> (chunks: [DecodedChunk], built: Result<Built, LoadError>?) {
+        let chunks = try ChunkFraming.split(bytes)
+        var decoded = [DecodedChunk]()
+        decoded.reserveCapacity(chunks.count)
+        var built: Result<Built, LoadError>?
+        for chunk in chunks {
+            do throws(LoadError) {
+                guard chunk.index == 0 && chunk.type == .document else {
+                    decoded.append(try decode(chunk))
+                    continue
+                }
+                let document = try DocumentChunk.decode(chunk)
+                try MarkOrderValidation.validate(document)
+                let rebuild = { Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document) } }
+                let changes: Result<[ReconstructedChange], LoadError>
+                if document.ops.count >= concurrentBuildThreshold {
+                    (changes, built) = Concurrently.run(rebuild, { build(document) })
+                    FreedMemory.returnToSystem()
+                } else {
+                    changes = rebuild()
+                    if case .success = changes { built = build(document) }
+                }
+                decoded.append(.document(document, changes: try changes.get()))
+            } catch {
+                throw .inChunk(chunk.index, error)
+            }
+        }
+        return (decoded, built)
+    }
+
     /// Decodes one chunk.
     static func decode(_ chunk: Chunk, verifyHeads: Bool = true, limits: DecodeLimits = .default) throws(LoadError) -> DecodedChunk {
         switch chunk.type {

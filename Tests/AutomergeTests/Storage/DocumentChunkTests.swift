@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Conformance) @testable import Automerge
 
@@ -165,6 +166,41 @@ struct DocumentChunkTests {
         let compressed = [UInt8](doc.save())
         #expect(compressed == DocumentChunk.encode(stored, compress: true))
         #expect(try S.decodeDocument(compressed) == stored)
+    }
+
+    @Test("a large document loads on two cores (op set beside the change rebuild) to the document that saved it")
+    func concurrentLoad() throws {
+        let doc = try Self.largeDocument()
+        let bytes = [UInt8](doc.save())
+        let stored = try S.decodeDocument(bytes)
+        #expect(stored.ops.count >= StorageFile.concurrentBuildThreshold, "the load takes the two-core path")
+        let loaded = try Document(Data(bytes))
+        #expect(loaded.heads() == doc.heads())
+        guard case .Object(let text, .Text)? = try doc.get(obj: .ROOT, key: "text") else {
+            Issue.record("no text")
+            return
+        }
+        #expect(try loaded.text(obj: text) == doc.text(obj: text))
+        #expect(try loaded.marks(obj: text) == doc.marks(obj: text))
+        #expect(loaded.getHistory() == doc.getHistory())
+        #expect([UInt8](loaded.save()) == bytes)
+    }
+
+    @Test("on two cores, a rebuild error still comes first, as on one")
+    func concurrentLoadErrors() throws {
+        var stored = try S.decodeDocument([UInt8](try Self.largeDocument().save(compress: false)))
+        #expect(stored.ops.count >= StorageFile.concurrentBuildThreshold, "the load takes the two-core path")
+        stored.heads = stored.heads.indices.map { ChangeHash(bytes: [UInt8](repeating: UInt8(7 + $0), count: 32)) }
+        // The stored heads are wrong (a rebuild error) and the op rows of a
+        // map hold an element key (an op-set error): the heads are reported.
+        let mapRow = try #require(stored.ops.firstIndex { $0.object == nil })
+        stored.ops[mapRow].key = .element(S.id(1, 0))
+        do {
+            _ = try Document(Data(DocumentChunk.encode(stored, compress: false)))
+            Issue.record("a corrupt document loaded")
+        } catch AutomergeError.load(.inChunk(0, .headsMismatch(let reported, _))) {
+            #expect(reported == stored.heads)
+        }
     }
 }
 
