@@ -219,6 +219,8 @@ struct ValueReader {
         guard length <= UInt64(remaining) else {
             throw .lengthPastEnd(what: column + " raw", length: length, remaining: remaining)
         }
+        // Rows hold a value's length in 32 bits (only an uncompressed column of a 4 GB file could say more).
+        guard length <= UInt64(UInt32.max) else { throw .invalidValue(column: column, row: row, reason: "longer than 4 GB") }
         let start = position, end = position + Int(length)
         position = end
         let typeCode = entry & 0xF
