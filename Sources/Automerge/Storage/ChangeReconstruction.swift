@@ -117,7 +117,8 @@ enum ChangeReconstruction {
         // row): a document has an op per character, and an array per op was
         // most of the cost of a load.
         var deletes = [Delete]()
-        var deleteOfId = StoredOpIdTable(minimumCapacity: ops.count / 2)
+        // Deletes are ids of the same actors, below the same bounds: dense too.
+        var deleteOfId = StoredOpIdTable(minimumCapacity: ops.count, counterBounds: counterBounds)
         var resolved = [Int]()
         var predecessorCount = [Int32](repeating: 0, count: ops.count)
         do {
