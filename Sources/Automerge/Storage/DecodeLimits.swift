@@ -16,8 +16,15 @@ struct DecodeLimits: Sendable {
     var rowsPerByte: Int = 512
     /// ...but never fewer than this...
     var minRows: Int = 1 << 20
-    /// ...nor more than this.
-    var maxRows: Int = 1 << 28
+    /// ...nor more than this: 2^25 (33.5 million) rows, 27 times moby-dick's.
+    /// Rows per byte alone do not bound memory: padding (a long message, a
+    /// long string value, an unknown column) raises a file's byte count
+    /// without rows of its own, so a 1 KB compressed change of a padded
+    /// message and RLE runs could claim 2^28 rows, each a 64-byte decoded
+    /// row and later an op (tens of GB). At this cap a load holds at most
+    /// 2 GB of decoded rows; larger documents are refused with
+    /// ``LoadError/tooManyRows(column:limit:)``.
+    var maxRows: Int = 1 << 25
 
     static let `default` = DecodeLimits()
 

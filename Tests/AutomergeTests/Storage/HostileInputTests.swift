@@ -91,6 +91,18 @@ struct HostileInputTests {
         #expect(throws: LoadError.self) { try load(S.rawChange(columns: group)) }
     }
 
+    @Test("padding cannot raise the row limit past its cap (2^25 rows)")
+    func paddedRowLimit() {
+        // Every column a run of 2^26 rows, consistent with each other, and a
+        // 512 KB message: by bytes alone the limit would be 2^28 rows, and
+        // decoding would build 2^26 rows (4 GB) before anything failed.
+        var runOf26: [UInt8] = []
+        LEB128.appendSigned(1 << 26, to: &runOf26)
+        let columns: [(spec: UInt32, bytes: [UInt8])] = [(21, runOf26 + [0x01, 0x6b]), (66, runOf26 + [0x01])]
+        let padded = S.rawChange(message: [UInt8](repeating: 0x61, count: 512 * 1024), columns: columns)
+        #expect(throws: LoadError.inChunk(0, .tooManyRows(column: "action", limit: 1 << 25))) { try load(padded) }
+    }
+
     @Test("a value metadata length of 2^60 fails without allocating")
     func hugeValue() {
         var meta: [UInt8] = [0x7f]
