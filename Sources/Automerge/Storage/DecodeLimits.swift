@@ -21,9 +21,10 @@ struct DecodeLimits: Sendable {
     /// long string value, an unknown column) raises a file's byte count
     /// without rows of its own, so a 1 KB compressed change of a padded
     /// message and RLE runs could claim 2^28 rows, each a 64-byte decoded
-    /// row and later an op (tens of GB). At this cap a load holds at most
-    /// 2 GB of decoded rows; larger documents are refused with
-    /// ``LoadError/tooManyRows(column:limit:)``.
+    /// row and later an op (tens of GB). At this cap a document's decoded
+    /// rows take at most 2 GB (a change chunk's, turned into 168-byte
+    /// ``StoredOp`` values, up to 5.6 GB more); larger chunks are refused
+    /// with ``LoadError/tooManyRows(column:limit:)``.
     var maxRows: Int = 1 << 25
 
     static let `default` = DecodeLimits()
