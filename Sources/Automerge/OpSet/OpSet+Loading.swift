@@ -70,9 +70,9 @@ extension OpSet {
             let value = stored.value(of: op)
             let markName = op.markName == 0 ? nil : stored.markName(of: op)
             let kind = opSet.objects[currentIndex].kind
-            if op.isMapKey {
+            let mapKey = stored.mapKey(of: op).map(MapKey.init)
+            if let key = mapKey {
                 guard !kind.isSequence else { throw .invalidKey(row: row, reason: "a map key in a list or text") }
-                let key = MapKey(stored.strings[Int(op.keyCounter)])
                 let mapOp = Op(id: id, action: action, insert: false, key: .map(key), value: value,
                                expand: op.expand, markName: markName, successors: successors)
                 opSet.objects[currentIndex].entries[key, default: []].appendSorted(mapOp, actors: opSet.actors)
@@ -98,7 +98,7 @@ extension OpSet {
             }
             if let created = action.objectType {
                 guard opSet.objectIndex(of: id) == nil else { throw .duplicateOpId(row: row) }
-                let key: OpKey = op.insert || !op.isMapKey ? .element(id) : .map(MapKey(stored.strings[Int(op.keyCounter)]))
+                let key: OpKey = op.insert ? .element(id) : mapKey.map { .map($0) } ?? .element(id)
                 var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
                 // The same nesting bound as received changes (OpSet.maxDepth): reads recurse per level.
                 state.depth = opSet.objects[currentIndex].depth + 1

@@ -25,27 +25,21 @@ extension Chunk {
 }
 
 enum StorageFile {
+    /// Work to run on a leading document chunk's rows (building the op set).
+    typealias DocumentBuild<Built> = (StoredDocument) -> Result<Built, LoadError>
+
+    /// From this many op rows, a leading document's op set is built on one
+    /// core while its changes are rebuilt on another.
+    static let concurrentBuildThreshold = 20_000
+
     /// Decodes every chunk of `bytes`. Errors carry the index of the chunk
     /// they come from (``LoadError/inChunk(_:_:)``).
     static func decode(
         _ bytes: [UInt8], verifyHeads: Bool = true, limits: DecodeLimits = .default
     ) throws(LoadError) -> [DecodedChunk] {
-        let chunks = try ChunkFraming.split(bytes, limits: limits)
-        var decoded = [DecodedChunk]()
-        decoded.reserveCapacity(chunks.count)
-        for chunk in chunks {
-            do throws(LoadError) {
-                decoded.append(try decode(chunk, verifyHeads: verifyHeads, limits: limits))
-            } catch {
-                throw .inChunk(chunk.index, error)
-            }
-        }
-        return decoded
+        try decode(bytes, verifyHeads: verifyHeads, limits: limits,
+                   buildingFromLeadingDocument: nil as DocumentBuild<Never>?).chunks
     }
-
-    /// From this many op rows, a leading document's op set is built on one
-    /// core while its changes are rebuilt on another.
-    static let concurrentBuildThreshold = 20_000
 
     /// Decodes every chunk as ``decode(_:verifyHeads:limits:)`` does and,
     /// when the file starts with a document chunk, also runs `build` on it.
@@ -56,30 +50,22 @@ enum StorageFile {
     /// in the same order; `build`'s own error is returned, not thrown, for
     /// the caller to report after them.
     static func decode<Built>(
-        _ bytes: [UInt8], buildingFromLeadingDocument build: (StoredDocument) -> Result<Built, LoadError>
+        _ bytes: [UInt8], verifyHeads: Bool = true, limits: DecodeLimits = .default,
+        buildingFromLeadingDocument build: DocumentBuild<Built>?
     ) throws(LoadError) -> (chunks: [DecodedChunk], built: Result<Built, LoadError>?) {
-        let chunks = try ChunkFraming.split(bytes)
+        let chunks = try ChunkFraming.split(bytes, limits: limits)
         var decoded = [DecodedChunk]()
         decoded.reserveCapacity(chunks.count)
         var built: Result<Built, LoadError>?
         for chunk in chunks {
             do throws(LoadError) {
-                guard chunk.index == 0 && chunk.type == .document else {
-                    decoded.append(try decode(chunk))
-                    continue
-                }
-                let document = try DocumentChunk.decode(chunk)
-                try MarkOrderValidation.validate(document)
-                let rebuild = { Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document) } }
-                let changes: Result<[ReconstructedChange], LoadError>
-                if document.ops.count >= concurrentBuildThreshold {
-                    (changes, built) = Concurrently.run(rebuild, { build(document) })
-                    FreedMemory.returnToSystem()
+                if chunk.index == 0 && chunk.type == .document {
+                    let document: DecodedChunk
+                    (document, built) = try decodeDocument(chunk, verifyHeads: verifyHeads, limits: limits, alongside: build)
+                    decoded.append(document)
                 } else {
-                    changes = rebuild()
-                    if case .success = changes { built = build(document) }
+                    decoded.append(try decode(chunk, verifyHeads: verifyHeads, limits: limits))
                 }
-                decoded.append(.document(document, changes: try changes.get()))
             } catch {
                 throw .inChunk(chunk.index, error)
             }
@@ -91,14 +77,34 @@ enum StorageFile {
     static func decode(_ chunk: Chunk, verifyHeads: Bool = true, limits: DecodeLimits = .default) throws(LoadError) -> DecodedChunk {
         switch chunk.type {
         case .document:
-            let document = try DocumentChunk.decode(chunk, limits: limits)
-            try MarkOrderValidation.validate(document)
-            let changes = try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads)
-            return .document(document, changes: changes)
+            return try decodeDocument(chunk, verifyHeads: verifyHeads, limits: limits, alongside: nil as DocumentBuild<Never>?).chunk
         case .change, .compressedChange:
             return .change(try ChangeChunk.decode(chunk, limits: limits), encoded: chunk.uncompressedChange)
         case .bundle:
             throw .unsupportedChunkType(chunk.type.rawValue)
         }
+    }
+
+    /// A document chunk with its rebuilt changes, and what `build` made of
+    /// it (see ``decode(_:verifyHeads:limits:buildingFromLeadingDocument:)``;
+    /// `build` runs only when the rebuild succeeded or ran beside it).
+    private static func decodeDocument<Built>(
+        _ chunk: Chunk, verifyHeads: Bool, limits: DecodeLimits, alongside build: DocumentBuild<Built>?
+    ) throws(LoadError) -> (chunk: DecodedChunk, built: Result<Built, LoadError>?) {
+        let document = try DocumentChunk.decode(chunk, limits: limits)
+        try MarkOrderValidation.validate(document)
+        let rebuild = {
+            Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads) }
+        }
+        let changes: Result<[ReconstructedChange], LoadError>
+        var built: Result<Built, LoadError>?
+        if let build, document.ops.count >= concurrentBuildThreshold {
+            (changes, built) = Concurrently.run(rebuild, { build(document) })
+            FreedMemory.returnToSystem()
+        } else {
+            changes = rebuild()
+            if let build, case .success = changes { built = build(document) }
+        }
+        return (.document(document, changes: try changes.get()), built)
     }
 }

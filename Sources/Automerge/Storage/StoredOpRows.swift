@@ -131,8 +131,11 @@ struct StoredOpRows: Sendable {
 
     /// The key of `row`.
     func key(of row: Row) -> StoredKey {
-        row.isMapKey ? .map(strings[Int(row.keyCounter)]) : .element(row.element)
+        mapKey(of: row).map { .map($0) } ?? .element(row.element)
     }
+
+    /// The map key of `row`; nil for a list or text op.
+    func mapKey(of row: Row) -> String? { row.isMapKey ? strings[Int(row.keyCounter)] : nil }
 
     /// The mark name of `row`.
     func markName(of row: Row) -> String? { row.markName == 0 ? nil : strings[Int(row.markName) - 1] }
