@@ -83,12 +83,7 @@ struct OpColumnWriter {
         if part.writesOpIds {
             appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id, groupCount: members)
         }
-        if part.writesValues {
-            valueMeta.appendValue(UInt64(rawValue.bytes.count) << 4 | UInt64(rawValue.typeCode))
-            // Mostly one byte (a character of text): append(contentsOf:) costs ~90 instructions even then.
-            if rawValue.bytes.count == 1 { valueRaw.append(rawValue.bytes[0]) } else { valueRaw.append(contentsOf: rawValue.bytes) }
-            appendFlags(expand: isExpand, markName: name)
-        }
+        if part.writesValues { appendValues(rawValue: rawValue, expand: isExpand, markName: name) }
     }
 
     /// The op-id half of a row, for a writer of ``Part/opIds`` or
@@ -140,6 +135,17 @@ struct OpColumnWriter {
         assert(part.writesValues, "value columns written by an op-id writer")
         valueMeta.appendValue(ValueColumn.metadata(of: value))
         ValueColumn.appendRaw(value, to: &valueRaw)
+        appendFlags(expand: isExpand, markName: name)
+    }
+
+    /// The values half of a row whose value is the bytes it was decoded from.
+    @inline(__always)
+    mutating func appendValues(rawValue: (typeCode: UInt8, bytes: UnsafeBufferPointer<UInt8>), expand isExpand: Bool,
+                               markName name: String?) {
+        assert(part.writesValues, "value columns written by an op-id writer")
+        valueMeta.appendValue(UInt64(rawValue.bytes.count) << 4 | UInt64(rawValue.typeCode))
+        // Mostly one byte (a character of text): append(contentsOf:) costs ~90 instructions even then.
+        if rawValue.bytes.count == 1 { valueRaw.append(rawValue.bytes[0]) } else { valueRaw.append(contentsOf: rawValue.bytes) }
         appendFlags(expand: isExpand, markName: name)
     }
 
