@@ -7,7 +7,8 @@
 /// builds a ``StoredOp`` per op. A large document's columns are written by
 /// two writers on two cores, each walking all the ops: one the op-id
 /// columns, the other the values (see ``OpColumnWriter/Part``); the bytes
-/// are the same as one writer's.
+/// are the same as one writer's. Each part's columns are deflated as soon
+/// as it is done, on both cores once both are (``Deflate/Queue``).
 extension DocumentState {
     /// From about this many ops, walking the ops twice on two cores beats
     /// walking them once (a save of 20,000 ops takes about 2 ms).
@@ -29,18 +30,29 @@ extension DocumentState {
                                  dependencies: record.dependencyIndices, extraBytes: record.extraBytes)
         }
 
-        let opColumns: [(ColumnSpec, [UInt8])]
-        if ops.maxOp >= Self.concurrentSaveThreshold {
-            let (opIds, values) = Concurrently.run(
-                { encodeOpColumns(docIndex: docIndex, part: .opIds) }, { encodeOpColumns(docIndex: docIndex, part: .values) })
-            opColumns = opIds + values
+        // The change columns are submitted to the deflate queue first, so
+        // that whichever op-column part is encoded first starts on them.
+        let concurrent = ops.maxOp >= Self.concurrentSaveThreshold
+        let queue = compress ? Deflate.Queue(producers: concurrent ? 2 : 0) : nil
+        let changeColumns = DeflatingColumns(DocumentChangeColumns.encode(changes), on: queue)
+        let opColumns: [(spec: ColumnSpec, bytes: [UInt8])]
+        if concurrent {
+            func encodeAndDeflate(_ part: OpColumnWriter.Part) -> DeflatingColumns {
+                let columns = DeflatingColumns(encodeOpColumns(docIndex: docIndex, part: part), on: queue)
+                queue?.finishProducing()
+                return columns
+            }
+            let (opIds, values) = Concurrently.run({ encodeAndDeflate(.opIds) }, { encodeAndDeflate(.values) })
+            opColumns = (opIds.finished() + values.finished()).sorted { $0.spec.normalized < $1.spec.normalized }
         } else {
-            opColumns = encodeOpColumns(docIndex: docIndex, part: .all)
+            let columns = DeflatingColumns(encodeOpColumns(docIndex: docIndex, part: .all), on: queue)
+            queue?.drain()
+            opColumns = columns.finished()
         }
         let heads = history.heads.sorted()
         return DocumentChunk.encode(
-            actors: sortedAuthors.map { ops.actors[$0] }, heads: heads, changes: changes,
-            opColumns: opColumns, headsIndex: heads.compactMap { history.index(of: $0) }, compress: compress)
+            actors: sortedAuthors.map { ops.actors[$0] }, heads: heads, changeColumns: changeColumns.finished(),
+            opColumns: opColumns, headsIndex: heads.compactMap { history.index(of: $0) })
     }
 
     /// The op columns of the document, or of one part of them: every op in

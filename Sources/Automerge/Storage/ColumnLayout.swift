@@ -5,21 +5,29 @@
 enum ColumnType: UInt32, Sendable {
     case group = 0, actor = 1, uleb = 2, delta = 3, boolean = 4, string = 5, valueMetadata = 6, value = 7
 
-    /// The zlib level a save deflates a column of this type at. Rust's
-    /// flate2 uses zlib's default, 6, for every column; we trade a little
-    /// size for time, measured on the trace, moby-dick and
-    /// monday-meeting-notes documents:
-    /// - Text (strings, raw values) gets 5: level 6's longer match chains
-    ///   make the text column only 1.4–1.6% smaller (a save ~0.5%: trace
-    ///   129.4 KB -> 130.1 KB) for 1.6x the time (moby-dick's 1.25 MB of
-    ///   text: 74 ms -> 43 ms of CPU; the trace save 10–15% faster).
-    /// - Integer columns, already run-length or delta coded, get 4: the
-    ///   deeper search of level 6 makes them only 0.1–0.4% smaller but took
-    ///   half of the trace document's DEFLATE time.
-    var deflateLevel: Int32 {
+    /// How a save deflates a column of this type. Rust's flate2 uses zlib's
+    /// default, level 6, for every column; we trade a little size for time,
+    /// measured on the trace, moby-dick, monday-meeting-notes and the
+    /// oracle documents:
+    /// - Text (strings, raw values) gets level 5: level 6's longer match
+    ///   chains make the text column only 1.4–1.6% smaller (a save ~0.5%:
+    ///   trace 129.4 KB -> 130.1 KB) for 1.6x the time (moby-dick's 1.25 MB
+    ///   of text: 74 ms -> 43 ms of CPU).
+    /// - Delta, group and boolean columns get Huffman codes alone. After
+    ///   delta and run-length coding their bytes rarely repeat, so looking
+    ///   for repeats finds almost nothing: over the 35 delta columns of
+    ///   those documents Huffman alone is 0.1% smaller than level 4 (each
+    ///   column within -5%..+2.5%), groups 2% and booleans 13% smaller, at
+    ///   a third of the time (the trace save's op-id and key counters: 2.8
+    ///   ms -> 1.0 ms of CPU).
+    /// - Actor, uLEB and value-metadata columns get level 4: they do repeat
+    ///   (moby-dick's value metadata is 30% larger without matches), and
+    ///   level 6's deeper search makes them only 0.1–0.4% smaller.
+    var deflateSetting: Deflate.Setting {
         switch self {
-        case .string, .value: return 5
-        case .group, .actor, .uleb, .delta, .boolean, .valueMetadata: return 4
+        case .string, .value: return .level(5)
+        case .delta, .group, .boolean: return .huffmanOnly
+        case .actor, .uleb, .valueMetadata: return .level(4)
         }
     }
 }

@@ -8,8 +8,28 @@ import CZlib
 /// exhausting memory. The stream must end properly (a truncated stream is
 /// corrupt); bytes after the end of the stream are ignored.
 enum Deflate {
-    /// zlib's default, and what Rust's flate2 uses as `Compression::default()`.
-    static let defaultLevel: Int32 = 6
+    /// How zlib deflates an input: a level with zlib's default strategy
+    /// (LZ77 matches, then Huffman codes), or Huffman codes alone.
+    struct Setting: Hashable, Sendable {
+        /// zlib's level, 1 (fastest) to 9 (smallest).
+        let level: Int32
+        /// zlib's strategy: `Z_DEFAULT_STRATEGY` or `Z_HUFFMAN_ONLY`.
+        let strategy: Int32
+
+        /// zlib's default strategy at `level`.
+        static func level(_ level: Int32) -> Setting { Setting(level: level, strategy: Z_DEFAULT_STRATEGY) }
+
+        /// Huffman codes without searching for repeated strings: several
+        /// times faster than any level, for inputs that hold few repeats
+        /// (see ``ColumnType/deflateSetting``).
+        static let huffmanOnly = Setting(level: 1, strategy: Z_HUFFMAN_ONLY)
+
+        /// zlib's default, level 6, and what Rust's flate2 uses as `Compression::default()`.
+        static let `default` = level(6)
+
+        /// Whether the strategy looks for repeats, and so can use a dictionary.
+        var findsMatches: Bool { strategy != Z_HUFFMAN_ONLY }
+    }
 
     /// DEFLATE's window: the most a stream can refer back, and so the most
     /// of a dictionary that counts.
@@ -17,19 +37,20 @@ enum Deflate {
 
     /// Compresses `input` as raw DEFLATE. The bytes need not equal Rust's
     /// (deflaters differ), only inflate to the same data.
-    static func compress<C: Collection>(_ input: C, level: Int32 = defaultLevel) -> [UInt8] where C.Element == UInt8 {
+    static func compress<C: Collection>(_ input: C, setting: Setting = .default) -> [UInt8] where C.Element == UInt8 {
         let source = Array(input)
-        return compress(source, range: source.indices, finishing: true, level: level)
+        return compress(source, range: source.indices, finishing: true, setting: setting)
     }
 
     /// Compresses `input[range]` as raw DEFLATE, primed with up to
     /// ``windowSize`` bytes before `range` as its dictionary. `finishing`
     /// ends the stream; otherwise it ends with a sync flush (an empty stored
     /// block that byte-aligns it), so that another piece can follow it in
-    /// the same stream (see ``compress(each:level:concurrently:)``).
-    static func compress(_ input: [UInt8], range: Range<Int>, finishing: Bool, level: Int32) -> [UInt8] {
+    /// the same stream (see ``compress(each:concurrently:)``). A setting
+    /// that finds no repeats needs no dictionary.
+    static func compress(_ input: [UInt8], range: Range<Int>, finishing: Bool, setting: Setting) -> [UInt8] {
         var stream = z_stream()
-        let initResult = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+        let initResult = deflateInit2_(&stream, setting.level, Z_DEFLATED, -15, 8, setting.strategy,
                                        zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         precondition(initResult == Z_OK, "zlib deflateInit2 failed: \(initResult)")
         defer { deflateEnd(&stream) }
@@ -40,7 +61,7 @@ enum Deflate {
         let written: Int = input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
                 let dictionaryStart = max(0, range.lowerBound - windowSize)
-                if let base = source.baseAddress, dictionaryStart < range.lowerBound {
+                if setting.findsMatches, let base = source.baseAddress, dictionaryStart < range.lowerBound {
                     let result = deflateSetDictionary(&stream, base + dictionaryStart, uInt(range.lowerBound - dictionaryStart))
                     precondition(result == Z_OK, "zlib deflateSetDictionary failed: \(result)")
                 }

@@ -1,4 +1,3 @@
-import CZlib
 import Dispatch
 
 /// The columns of a save, deflated as one batch spread over the machine's
@@ -15,8 +14,9 @@ import Dispatch
 /// compressed bytes (moby-dick's 1.25 MB value column alone took 80 ms at
 /// level 6).
 ///
-/// The bytes depend only on the inputs and their levels, never on how many
-/// cores ran the pieces: the cuts are at fixed offsets.
+/// The bytes depend only on the inputs and their settings, never on how
+/// many threads ran the pieces or in what order: the cuts are at fixed
+/// offsets.
 extension Deflate {
     /// The length of the independently deflated pieces of a long input.
     static let pieceSize = 64 * 1024
@@ -25,41 +25,131 @@ extension Deflate {
     /// (zlib manages about 25 MB/s at level 6, so 128 KiB is ~5 ms).
     static let concurrencyThreshold = 128 * 1024
 
-    /// Compresses each input as raw DEFLATE (cut into pieces as described
-    /// above). `concurrently` is for tests; by default a batch runs on
-    /// several threads from ``concurrencyThreshold`` bytes.
-    static func compress(each inputs: [[UInt8]], level: Int32 = defaultLevel, concurrently: Bool? = nil) -> [[UInt8]] {
-        compress(each: inputs.map { ($0, level) }, concurrently: concurrently)
+    /// Compresses each input with its own setting, as raw DEFLATE cut into
+    /// pieces as described above. `concurrently` is for tests; by default a
+    /// batch runs on several threads from ``concurrencyThreshold`` bytes.
+    static func compress(each inputs: [(bytes: [UInt8], setting: Setting)], concurrently: Bool? = nil) -> [[UInt8]] {
+        let queue = Queue(producers: 0)
+        let batch = queue.submit(inputs)
+        queue.drain(concurrently: concurrently)
+        return queue.outputs(of: batch)
     }
 
-    /// Compresses each input at its own level, as above.
-    static func compress(each inputs: [(bytes: [UInt8], level: Int32)], concurrently: Bool? = nil) -> [[UInt8]] {
-        let pieces = inputs.indices.flatMap { index in
-            stride(from: 0, to: max(inputs[index].bytes.count, 1), by: pieceSize).map { start in
-                let end = min(inputs[index].bytes.count, start + pieceSize)
-                return Piece(input: index, range: start..<end, isLast: end == inputs[index].bytes.count)
+    /// Pieces to deflate, worked through by every thread that calls
+    /// ``work()`` while producers are still adding to it.
+    ///
+    /// A large save encodes its op columns on two threads, one part each
+    /// (see ``OpColumnWriter/Part``), and the parts do not take the same
+    /// time: the thread that finishes first submits its columns and starts
+    /// deflating them, and once the other has submitted its own, both
+    /// deflate what is left. Without the queue one core sat idle for the
+    /// difference (a quarter of the trace document's save), and deflating
+    /// only began once both parts were done.
+    final class Queue: @unchecked Sendable {
+        /// Inputs submitted so far, with the pieces each was cut into.
+        private var inputs: [(bytes: [UInt8], setting: Setting, pieces: [Int])] = []
+        private var pieces: [Piece] = []
+        /// Each piece's output, once deflated.
+        private var outputs: [[UInt8]] = []
+        /// The first piece no thread has taken yet.
+        private var nextPiece = 0
+        private var finishedPieces = 0
+        /// Producers that have not called ``finishProducing()`` yet.
+        private var producers: Int
+        private let lock = ConditionLock()
+
+        /// A queue that `producers` threads will submit to, each ending with
+        /// ``finishProducing()``; with none, whatever was submitted before
+        /// the first ``work()`` is all there is.
+        init(producers: Int) {
+            self.producers = producers
+        }
+
+        /// Submitted inputs, whose outputs ``outputs(of:)`` returns.
+        struct Batch {
+            fileprivate let inputs: Range<Int>
+        }
+
+        /// Adds inputs to deflate; idle workers start on them at once.
+        func submit(_ newInputs: [(bytes: [UInt8], setting: Setting)]) -> Batch {
+            lock.withLock {
+                let firstInput = inputs.count, firstPiece = pieces.count
+                var added: [Piece] = []
+                for (offset, input) in newInputs.enumerated() {
+                    let index = firstInput + offset
+                    var cut: [Int] = []
+                    for start in stride(from: 0, to: max(input.bytes.count, 1), by: pieceSize) {
+                        let end = min(input.bytes.count, start + pieceSize)
+                        cut.append(firstPiece + added.count)
+                        added.append(Piece(input: index, range: start..<end, isLast: end == input.bytes.count, slot: cut.last!))
+                    }
+                    inputs.append((input.bytes, input.setting, cut))
+                }
+                // Largest first, so that no long piece starts last.
+                pieces += added.sorted { $0.range.count > $1.range.count }
+                outputs += Array(repeating: [], count: added.count)
+                lock.broadcast()
+                return Batch(inputs: firstInput..<inputs.count)
             }
         }
-        let total = inputs.reduce(0) { $0 + $1.bytes.count }
-        let results = PieceResults(count: pieces.count)
-        defer { results.deallocate() }
-        if concurrently ?? (pieces.count > 1 && total >= concurrencyThreshold) {
-            // Largest first, so that no long piece starts last.
-            let order = pieces.indices.sorted { pieces[$0].range.count > pieces[$1].range.count }
-            DispatchQueue.concurrentPerform(iterations: order.count) { position in
-                let piece = pieces[order[position]]
-                let (bytes, level) = inputs[piece.input]
-                results.store(compress(bytes, range: piece.range, finishing: piece.isLast, level: level), at: order[position])
+
+        /// Tells the workers that one producer has submitted all it will,
+        /// then works through the queue beside them (see ``work()``).
+        func finishProducing() {
+            lock.withLock {
+                precondition(producers > 0, "more producers finished than the queue was made for")
+                producers -= 1
+                lock.broadcast()
             }
-        } else {
-            for (index, piece) in pieces.enumerated() {
-                let (bytes, level) = inputs[piece.input]
-                results.store(compress(bytes, range: piece.range, finishing: piece.isLast, level: level), at: index)
+            work()
+        }
+
+        /// Deflates everything submitted, for a queue without producers: on
+        /// several threads from ``concurrencyThreshold`` bytes (or as
+        /// `concurrently`, for tests), on the caller's alone below it.
+        func drain(concurrently: Bool? = nil) {
+            let (pieceCount, bytes) = lock.withLock { (pieces.count, inputs.reduce(0) { $0 + $1.bytes.count }) }
+            if concurrently ?? (pieceCount > 1 && bytes >= concurrencyThreshold) {
+                // Every iteration works through the queue: as many run at
+                // once as Dispatch has cores for, and later ones find it empty.
+                DispatchQueue.concurrentPerform(iterations: pieceCount) { _ in work() }
+            } else {
+                work()
             }
         }
-        var outputs = [[UInt8]](repeating: [], count: inputs.count)
-        for (index, piece) in pieces.enumerated() { outputs[piece.input] += results[index] }
-        return outputs
+
+        /// Deflates pieces until none is left and no producer can add more,
+        /// waiting for the producers in between. When every caller of
+        /// `work` has returned, every piece is deflated.
+        func work() {
+            lock.lock()
+            defer { lock.unlock() }
+            while true {
+                if nextPiece < pieces.count {
+                    let piece = pieces[nextPiece]
+                    nextPiece += 1
+                    let input = inputs[piece.input]
+                    lock.unlock()
+                    let output = compress(input.bytes, range: piece.range, finishing: piece.isLast, setting: input.setting)
+                    lock.lock()
+                    outputs[piece.slot] = output
+                    finishedPieces += 1
+                } else if producers == 0 {
+                    return
+                } else {
+                    lock.wait()
+                }
+            }
+        }
+
+        /// The deflated inputs of `batch`, in the order submitted. Called
+        /// once every thread's ``work()`` has returned.
+        func outputs(of batch: Batch) -> [[UInt8]] {
+            lock.withLock {
+                precondition(finishedPieces == pieces.count, "outputs read before every piece was deflated")
+                return batch.inputs.map { index in inputs[index].pieces.reduce(into: []) { $0 += outputs[$1] } }
+            }
+        }
     }
 
     /// One piece of one input.
@@ -68,26 +158,7 @@ extension Deflate {
         let range: Range<Int>
         /// Whether the piece ends its input (and so the DEFLATE stream).
         let isLast: Bool
-    }
-
-    /// One result per piece, each written by exactly one worker and read only
-    /// after all have finished. Raw memory rather than an array: workers must
-    /// not go through one array's uniqueness check and mutation at once.
-    private struct PieceResults: @unchecked Sendable {
-        private let slots: UnsafeMutableBufferPointer<[UInt8]>
-
-        init(count: Int) {
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: [])
-        }
-
-        func store(_ value: [UInt8], at index: Int) { slots[index] = value }
-
-        subscript(index: Int) -> [UInt8] { slots[index] }
-
-        func deallocate() {
-            _ = slots.deinitialize()
-            slots.deallocate()
-        }
+        /// Where its output goes among the queue's outputs.
+        let slot: Int
     }
 }

@@ -19,36 +19,25 @@ enum DocumentChunk {
     /// Encodes a document chunk (header included). Actors, heads and rows are
     /// written as given.
     static func encode(_ document: StoredDocument, compress: Bool) -> [UInt8] {
-        encode(actors: document.actors, heads: document.heads, changes: document.changes,
-               opColumns: OpColumns.encode(document.ops, kind: .document), headsIndex: document.headsIndex,
-               compress: compress)
+        let queue = compress ? Deflate.Queue(producers: 0) : nil
+        let changeColumns = DeflatingColumns(DocumentChangeColumns.encode(document.changes), on: queue)
+        let opColumns = DeflatingColumns(OpColumns.encode(document.ops, kind: .document), on: queue)
+        queue?.drain()
+        return encode(actors: document.actors, heads: document.heads, changeColumns: changeColumns.finished(),
+                      opColumns: opColumns.finished(), headsIndex: document.headsIndex)
     }
 
-    /// Encodes a document chunk whose op rows are already in columns (see
-    /// ``OpColumnWriter``), as a document streams them on save.
+    /// Encodes a document chunk from its finished columns (see
+    /// ``DeflatingColumns``), in spec order.
     static func encode(
-        actors: [ActorId], heads: [ChangeHash], changes: [StoredChangeMetadata],
-        opColumns ops: [(ColumnSpec, [UInt8])], headsIndex: [Int], compress: Bool
+        actors: [ActorId], heads: [ChangeHash], changeColumns: [(spec: ColumnSpec, bytes: [UInt8])],
+        opColumns: [(spec: ColumnSpec, bytes: [UInt8])], headsIndex: [Int]
     ) -> [UInt8] {
         var contents = [UInt8]()
         LEB128.appendUnsigned(UInt64(actors.count), to: &contents)
         for actor in actors { contents.appendLengthPrefixed(actor.bytes) }
         LEB128.appendUnsigned(UInt64(heads.count), to: &contents)
         for head in heads { contents.append(contentsOf: head.bytes) }
-
-        // Change columns then op columns; the long ones are compressed in one
-        // batch so that they can share the machine's cores.
-        var columns = ColumnSet.nonEmpty(DocumentChangeColumns.encode(changes))
-        let changeColumnCount = columns.count
-        columns += ColumnSet.nonEmpty(ops)
-        if compress {
-            let long = columns.indices.filter { columns[$0].bytes.count >= columnCompressionThreshold }
-            let inputs = long.map { (bytes: columns[$0].bytes, level: columns[$0].spec.type.deflateLevel) }
-            for (index, deflated) in zip(long, Deflate.compress(each: inputs)) {
-                columns[index] = (columns[index].spec.deflated, deflated)
-            }
-        }
-        let changeColumns = columns[..<changeColumnCount], opColumns = columns[changeColumnCount...]
         ColumnLayout.write(changeColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
         ColumnLayout.write(opColumns.map { ($0.spec, $0.bytes.count) }, to: &contents)
         for column in changeColumns { contents.append(contentsOf: column.bytes) }

@@ -1,3 +1,4 @@
+import Foundation
 import AutomergeConformance
 import Testing
 @_spi(Conformance) @testable import Automerge
@@ -144,8 +145,9 @@ struct CompressedChangeTests {
         }
         let inputs = [text(300_000), [], text(70_000), text(1_000), text(3 * Deflate.pieceSize)]
         #expect(inputs.reduce(0) { $0 + $1.count } >= Deflate.concurrencyThreshold)
-        let concurrent = Deflate.compress(each: inputs, concurrently: true)
-        #expect(concurrent == Deflate.compress(each: inputs, concurrently: false))
+        let settings = inputs.map { (bytes: $0, setting: Deflate.Setting.default) }
+        let concurrent = Deflate.compress(each: settings, concurrently: true)
+        #expect(concurrent == Deflate.compress(each: settings, concurrently: false))
         for (input, deflated) in zip(inputs, concurrent) {
             #expect(try Deflate.inflate(deflated[...], limit: input.count, what: "column") == input)
             if input.count <= Deflate.pieceSize {
@@ -159,23 +161,53 @@ struct CompressedChangeTests {
         }
     }
 
-    @Test("a save deflates text columns at level 5 and integer columns at 4, below zlib's default (ColumnType.deflateLevel)")
-    func columnLevels() throws {
-        #expect(ColumnSpec.value.type.deflateLevel == 5)
-        #expect(ColumnSpec.keyString.type.deflateLevel == 5)
-        #expect(ColumnSpec.idCounter.type.deflateLevel == 4)
-        #expect(ColumnSpec.valueMeta.type.deflateLevel == 4)
-        // Each input of a batch at its own level: a short one is exactly
-        // one stream at that level, and every one inflates back.
+    @Test("a save deflates text at level 5, delta, group and boolean columns with Huffman codes alone, other integers at 4 (ColumnType.deflateSetting)")
+    func columnSettings() throws {
+        #expect(ColumnSpec.value.type.deflateSetting == .level(5))
+        #expect(ColumnSpec.keyString.type.deflateSetting == .level(5))
+        for spec in [ColumnSpec.idCounter, .keyCounter, .succCounter, .succGroup, .insert, .expand] {
+            #expect(spec.type.deflateSetting == .huffmanOnly)
+        }
+        for spec in [ColumnSpec.valueMeta, .idActor, .action] {
+            #expect(spec.type.deflateSetting == .level(4))
+        }
+        // Each input of a batch at its own setting: a short one is exactly
+        // one stream at that setting, and every one inflates back, long
+        // Huffman-only ones (cut into pieces without a dictionary) too.
         var generator = SeededGenerator(seed: 11)
         let input = (0..<20_000).map { _ in UInt8(generator.next() % 5) }
-        let deflated = Deflate.compress(each: [(input, 4), (input, 6)], concurrently: false)
-        #expect(deflated[0] == Deflate.compress(input, level: 4))
-        #expect(deflated[1] == Deflate.compress(input, level: 6))
-        #expect(deflated[0] != deflated[1])
-        for bytes in deflated {
-            #expect(try Deflate.inflate(bytes[...], limit: input.count, what: "column") == input)
+        let long = (0..<(2 * Deflate.pieceSize + 99)).map { _ in UInt8(generator.next() % 7) }
+        let deflated = Deflate.compress(each: [(input, .level(4)), (input, .level(6)), (input, .huffmanOnly),
+                                               (long, .huffmanOnly)], concurrently: false)
+        #expect(deflated[0] == Deflate.compress(input, setting: .level(4)))
+        #expect(deflated[1] == Deflate.compress(input, setting: .level(6)))
+        #expect(deflated[2] == Deflate.compress(input, setting: .huffmanOnly))
+        #expect(Set(deflated[0..<3]).count == 3)
+        for (bytes, original) in zip(deflated, [input, input, input, long]) {
+            #expect(try Deflate.inflate(bytes[...], limit: original.count, what: "column") == original)
         }
+    }
+
+    @Test("a deflate queue fed by producers on two threads, one late, gives the bytes of one batch")
+    func deflateQueueWithProducers() throws {
+        var generator = SeededGenerator(seed: 13)
+        func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(generator.next() % 11) } }
+        let first = [(bytes(3 * Deflate.pieceSize + 5), Deflate.Setting.level(5)), (bytes(700), .huffmanOnly)]
+        let second = [(bytes(Deflate.pieceSize), Deflate.Setting.level(4)), ([], .level(4)), (bytes(90_000), .huffmanOnly)]
+        let queue = Deflate.Queue(producers: 2)
+        let (firstBatch, secondBatch) = Concurrently.run({ () -> Deflate.Queue.Batch in
+            let batch = queue.submit(first)
+            queue.finishProducing()
+            return batch
+        }, { () -> Deflate.Queue.Batch in
+            // The other producer has long been waiting or working by now.
+            usleep(20_000)
+            let batch = queue.submit(second)
+            queue.finishProducing()
+            return batch
+        })
+        #expect(queue.outputs(of: firstBatch) == Deflate.compress(each: first, concurrently: false))
+        #expect(queue.outputs(of: secondBatch) == Deflate.compress(each: second, concurrently: false))
     }
 
     @Test("a DEFLATE bomb fails at the inflation limit instead of exhausting memory")

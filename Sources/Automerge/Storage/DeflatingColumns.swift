@@ -1,0 +1,41 @@
+/// The encoded columns of one section of a document chunk on their way
+/// into it: in spec order with the empty ones left out and, when the chunk
+/// is compressed, each column of at least
+/// ``DocumentChunk/columnCompressionThreshold`` bytes handed to a deflate
+/// queue at its type's setting (``ColumnType/deflateSetting``), to be
+/// replaced by its output with the deflate bit set in its spec.
+///
+/// Submitting as soon as a section is encoded is what lets a save deflate
+/// one part's columns while the other part is still being encoded (see
+/// ``Deflate/Queue``).
+struct DeflatingColumns {
+    private let columns: [(spec: ColumnSpec, bytes: [UInt8])]
+    /// The columns being deflated, and where their outputs come from.
+    private let deflating: [Int]
+    private let queue: Deflate.Queue?
+    private let batch: Deflate.Queue.Batch?
+
+    /// Takes a section's columns; with a queue (a compressed chunk) submits
+    /// the long ones to it.
+    init(_ encoded: [(ColumnSpec, [UInt8])], on queue: Deflate.Queue?) {
+        let columns = ColumnSet.nonEmpty(encoded)
+        let deflating = queue == nil ? [] : columns.indices.filter {
+            columns[$0].bytes.count >= DocumentChunk.columnCompressionThreshold
+        }
+        self.columns = columns
+        self.deflating = deflating
+        self.queue = queue
+        batch = queue?.submit(deflating.map { (columns[$0].bytes, columns[$0].spec.type.deflateSetting) })
+    }
+
+    /// The columns as the chunk stores them. Called once the queue has
+    /// deflated everything (see ``Deflate/Queue/outputs(of:)``).
+    func finished() -> [(spec: ColumnSpec, bytes: [UInt8])] {
+        guard let queue, let batch else { return columns }
+        var result = columns
+        for (index, deflated) in zip(deflating, queue.outputs(of: batch)) {
+            result[index] = (result[index].spec.deflated, deflated)
+        }
+        return result
+    }
+}
