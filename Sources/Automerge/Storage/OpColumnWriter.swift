@@ -133,8 +133,7 @@ struct OpColumnWriter {
     @inline(__always)
     mutating func appendValues(value: Primitive, expand isExpand: Bool, markName name: String?) {
         assert(part.writesValues, "value columns written by an op-id writer")
-        valueMeta.appendValue(ValueColumn.metadata(of: value))
-        ValueColumn.appendRaw(value, to: &valueRaw)
+        ValueColumn.append(value, metadata: &valueMeta, raw: &valueRaw)
         appendFlags(expand: isExpand, markName: name)
     }
 

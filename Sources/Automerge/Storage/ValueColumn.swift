@@ -116,14 +116,28 @@ enum ValueColumn {
         }
     }
 
+    /// Appends a value's metadata entry and raw bytes. A string, most
+    /// values of a text-heavy save, is read once for both (its length
+    /// through `metadata(of:)` and its bytes through `appendRaw` each went
+    /// through the string again).
+    @inline(__always)
+    static func append(_ value: Primitive, metadata meta: inout RLEEncoder<UInt64>, raw: inout [UInt8]) {
+        if case .string(var string) = value {
+            string.withUTF8 { bytes in
+                meta.appendValue(UInt64(bytes.count) << 4 | TypeCode.string)
+                if bytes.count == 1 { raw.append(bytes[0]) } else { raw.append(contentsOf: bytes) }
+            }
+        } else {
+            meta.appendValue(metadata(of: value))
+            appendRaw(value, to: &raw)
+        }
+    }
+
     /// Encodes values as (metadata column, raw column).
     static func encode<S: Sequence>(_ values: S) -> (meta: [UInt8], raw: [UInt8]) where S.Element == Primitive {
         var meta = RLEEncoder<UInt64>()
         var raw = [UInt8]()
-        for value in values {
-            meta.appendValue(metadata(of: value))
-            appendRaw(value, to: &raw)
-        }
+        for value in values { append(value, metadata: &meta, raw: &raw) }
         return (meta.finish(), raw)
     }
 
