@@ -59,16 +59,18 @@ struct DocumentState: Sendable {
         return OpId(counter: UInt32(counter), actor: transaction!.actor)
     }
 
-    /// Applies a local op and records it in the open transaction.
-    /// `consuming`: the op moves into the transaction instead of being copied
-    /// (a copy and a destroy of a ChangeOp were a tenth of a map put).
+    /// Applies a local op and records where it went in the open transaction.
     mutating func record(_ op: consuming ChangeOp, objectAt index: Int, keyHash: UInt64? = nil) throws(AutomergeError) {
+        let target: PendingOp.Target?
         do {
-            try ops.apply(op, objectAt: index, keyHash: keyHash)
+            target = try ops.apply(op, objectAt: index, keyHash: keyHash)
         } catch {
             throw .invalidChange("local op could not be applied: \(error)")
         }
-        transaction!.ops.append(consume op)
+        // Local deletes are made only for keys that hold ops, so every local
+        // op has a place; a commit could not read back one without.
+        guard let target else { throw .invalidChange("local op \(op.id.counter) changed nothing") }
+        transaction!.append(op, at: target)
     }
 
     /// Turns the open transaction into a change. Empty transactions make none.
@@ -76,9 +78,11 @@ struct DocumentState: Sendable {
         guard let transaction else { return }
         self.transaction = nil
         guard !transaction.ops.isEmpty else { return }
-        let (header, maxOp, encoded) = ChangeCodec.encode(
-            transaction.ops.chunks, author: transaction.actor, sequence: transaction.sequence, startOp: transaction.startOp,
-            dependencies: transaction.dependencies, time: time, message: message, actors: ops.actors)
+        var rows = ChangeCodec.RowWriter(mentioning: transaction.mentionedActors, author: transaction.actor, actors: ops.actors)
+        ops.readBack(transaction, into: &rows)
+        let (header, maxOp, encoded) = rows.finish(
+            sequence: transaction.sequence, startOp: transaction.startOp, dependencies: transaction.dependencies,
+            time: time, message: message)
         addToHistory(header, maxOp: maxOp, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
     }
 

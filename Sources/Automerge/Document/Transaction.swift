@@ -1,14 +1,67 @@
 /// The ops a document has made locally since its last commit. They are
 /// already applied to the op set; committing turns them into a change.
+///
+/// Each op is kept as a ``PendingOp``: where in the op set it went, not its
+/// fields, which the op set holds already (and never removes). A transaction
+/// held a full 96-byte ``ChangeOp`` per op, the op set's copy beside it: a
+/// million keystrokes or puts wrote 96 MB of fresh pages for it, and the
+/// copy's strings were retained and released once more. The commit reads
+/// the ops back from the op set (``OpSet/changeOp(_:id:cursor:)``).
 struct Transaction: Sendable {
     let actor: UInt32
     let sequence: UInt64
     let startOp: UInt64
     let dependencies: [ChangeHash]
     /// In chunks: an array of a million ops grown by doubling was a third of
-    /// the time of typing them (see ``ChunkedList``).
-    var ops = ChunkedList<ChangeOp>()
+    /// the time of typing them (see ``ChunkedList``). The op at position `i`
+    /// has counter `startOp + i`.
+    var ops = ChunkedList<PendingOp>()
+    /// Op-set actor indices the ops mention (their objects, keys and
+    /// predecessors): the change's actor table, noted as ops are made so
+    /// that the commit reads each op back once.
+    private var mentioned = ActorFlags()
+
+    init(actor: UInt32, sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash]) {
+        self.actor = actor
+        self.sequence = sequence
+        self.startOp = startOp
+        self.dependencies = dependencies
+    }
 
     /// The id the next op will get.
     var nextCounter: UInt64 { startOp + UInt64(ops.count) }
+
+    /// Records `op`, applied to the op set at `target`.
+    mutating func append(_ op: borrowing ChangeOp, at target: PendingOp.Target) {
+        mentioned.note(op.object)
+        if case .element(let element) = op.key { mentioned.note(element) }
+        if !op.predecessors.isEmpty {
+            for predecessor in op.predecessors { mentioned.note(predecessor) }
+        }
+        ops.append(PendingOp(target: target, action: op.action))
+    }
+
+    /// `[i]`: whether the ops mention op-set actor `i`.
+    var mentionedActors: [Bool] { mentioned.flags }
+}
+
+/// Flags for op-set actor indices, noted per op: the first 64 in one word
+/// (a few instructions per op; an array of flags cost ~40), any others in
+/// an array.
+private struct ActorFlags: Sendable {
+    private var low: UInt64 = 0
+    private var high: [Bool] = []
+
+    @inline(__always)
+    mutating func note(_ id: OpId) {
+        guard !id.isRoot else { return }
+        if id.actor < 64 { low |= 1 << UInt64(id.actor) } else { high.note(id) }
+    }
+
+    var flags: [Bool] {
+        var flags = high
+        if flags.count < 64 { flags += repeatElement(false, count: 64 - flags.count) }
+        for index in 0..<64 where low & (1 << UInt64(index)) != 0 { flags[index] = true }
+        return flags
+    }
 }

@@ -17,62 +17,69 @@ enum ChangeCodec {
         _ chunks: some Collection<[ChangeOp]>, author: UInt32, sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash],
         time: Int64, message: String?, extraBytes: [UInt8] = [], actors: ActorTable
     ) -> (header: ChangeHeader, maxOp: UInt64, encoded: EncodedChange) {
-        // Op-set actor index -> index in the change's actor table; -1 for
-        // actors the change does not mention.
-        var local = [Int](repeating: -1, count: actors.count)
-        local[Int(author)] = 0
-        var others: [UInt32] = []
-        func note(_ id: OpId) {
-            guard !id.isRoot, local[Int(id.actor)] < 0 else { return }
-            local[Int(id.actor)] = Int.max  // placed once the others are sorted
-            others.append(id.actor)
-        }
         // Fields are read in place (`ops[index].field`): binding each op to a
         // local copied it, retaining and releasing its strings and arrays.
+        var mentioned = [Bool](repeating: false, count: actors.count)
         for ops in chunks {
             for index in ops.indices {
-                note(ops[index].object)
-                if case .element(let element) = ops[index].key { note(element) }
-                for predecessor in ops[index].predecessors { note(predecessor) }
+                mentioned.note(ops[index].object)
+                if case .element(let element) = ops[index].key { mentioned.note(element) }
+                for predecessor in ops[index].predecessors { mentioned.note(predecessor) }
             }
         }
-        others.sort { actors[$0] < actors[$1] }
-        for (offset, index) in others.enumerated() { local[Int(index)] = offset + 1 }
-        func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: local[Int(id.actor)]) }
-
-        var writer = OpColumnWriter(kind: .change)
-        var count = 0
+        var rows = RowWriter(mentioning: mentioned, author: author, actors: actors)
         for ops in chunks {
-            count += ops.count
-            for index in ops.indices {
-                let key: StoredKey
-                switch ops[index].key {
-                case .map(let name): key = .map(name.string)
-                case .element(let element): key = .element(element.isRoot ? nil : stored(element))
-                }
-                let object = ops[index].object, action = ops[index].action, predecessorCount = ops[index].predecessors.count
-                writer.appendOpIds(object: object.isRoot ? nil : stored(object), key: key, insert: ops[index].insert,
-                                   action: UInt64(action.rawValue), id: nil, groupCount: predecessorCount)
-                if predecessorCount == 1 {
-                    writer.appendGroupMember(stored(ops[index].predecessors[0]))
-                } else if predecessorCount > 1 {
-                    for predecessor in ops[index].predecessors.sorted(by: actors.precedes) {
-                        writer.appendGroupMember(stored(predecessor))
-                    }
-                }
-                if action == .delete {
-                    writer.appendValues(value: .null, expand: false, markName: nil)
-                } else {
-                    writer.appendValues(value: ops[index].value, expand: ops[index].expand, markName: ops[index].markName)
-                }
-            }
+            for index in ops.indices { rows.append(ops[index]) }
         }
-        let header = ChangeHeader(
-            dependencies: dependencies.sorted(), actors: [actors[author]] + others.map { actors[$0] },
-            sequence: sequence, startOp: startOp, time: time,
-            message: (message?.isEmpty ?? true) ? nil : message, extraBytes: extraBytes)
-        return (header, startOp + UInt64(count) - 1, ChangeChunk.encode(header, opColumns: writer.finish()))
+        return rows.finish(sequence: sequence, startOp: startOp, dependencies: dependencies, time: time,
+                           message: message, extraBytes: extraBytes)
     }
+
+    /// A change's op rows, written one op at a time with op-set actors
+    /// mapped to the change's actor table: the author is actor 0, the other
+    /// actors the ops mention follow sorted bytewise.
+    struct RowWriter {
+        private let author: UInt32
+        fileprivate let actors: ActorTable
+        /// The change's actors after the author, as op-set indices.
+        private let others: [UInt32]
+        /// Op-set actor index -> index in the change's actor table; -1 for
+        /// actors the change does not mention.
+        private var local: [Int]
+        fileprivate var writer = OpColumnWriter(kind: .change)
+        fileprivate var count = 0
+
+        /// `mentioned[i]` tells whether the ops mention op-set actor `i` in
+        /// an object, key or predecessor (missing entries: not mentioned).
+        init(mentioning mentioned: [Bool], author: UInt32, actors: ActorTable) {
+            self.author = author
+            self.actors = actors
+            local = [Int](repeating: -1, count: actors.count)
+            local[Int(author)] = 0
+            others = mentioned.indices.filter { mentioned[$0] && $0 != Int(author) && $0 < actors.count }.map(UInt32.init)
+                .sorted { actors[$0] < actors[$1] }
+            for (offset, index) in others.enumerated() { local[Int(index)] = offset + 1 }
+        }
+
+        fileprivate func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: local[Int(id.actor)]) }
+
+        /// Appends the next op's row.
+        mutating func append(_ op: borrowing ChangeOp) {
+            take(id: op.id, object: op.object, key: op.key, insert: op.insert, action: op.action, value: op.value,
+                 expand: op.expand, markName: op.markName, predecessors: op.predecessors)
+        }
+
+        /// The change of the rows appended, as a chunk.
+        mutating func finish(sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash], time: Int64, message: String?,
+                             extraBytes: [UInt8] = []) -> (header: ChangeHeader, maxOp: UInt64, encoded: EncodedChange) {
+            let header = ChangeHeader(
+                dependencies: dependencies.sorted(), actors: [actors[author]] + others.map { actors[$0] },
+                sequence: sequence, startOp: startOp, time: time,
+                message: (message?.isEmpty ?? true) ? nil : message, extraBytes: extraBytes)
+            return (header, startOp + UInt64(count) - 1, ChangeChunk.encode(header, opColumns: writer.finish()))
+        }
+    }
+
 
     /// The op set's form of a received change, interning its actors.
     static func changeOps(of change: StoredChange, actors: inout ActorTable) throws(AutomergeError) -> (author: UInt32, ops: [ChangeOp]) {
@@ -119,4 +126,44 @@ struct DecodedChange: Sendable {
     /// for this change (changes read from a document chunk, and changes from
     /// a document's history), so that applying it need not check that.
     var isCanonical = false
+}
+
+extension [Bool] {
+    /// Flags the actor of `id` (not the root's) as mentioned, growing the
+    /// flags as needed (see ``ChangeCodec/RowWriter``).
+    @inline(__always)
+    mutating func note(_ id: OpId) {
+        guard !id.isRoot else { return }
+        let index = Int(id.actor)
+        if index >= count { self += repeatElement(false, count: index + 1 - count) }
+        self[index] = true
+    }
+}
+
+extension ChangeCodec.RowWriter: TransactionOpSink {
+    /// Appends the next op's row from its fields (see ``TransactionOpSink``).
+    mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,
+                       expand: Bool, markName: String?, predecessors: borrowing [OpId]) {
+        count += 1
+        let storedKey: StoredKey
+        switch key {
+        case .map(let name): storedKey = .map(name.string)
+        case .element(let element): storedKey = .element(element.isRoot ? nil : stored(element))
+        }
+        let predecessorCount = predecessors.count
+        writer.appendOpIds(object: object.isRoot ? nil : stored(object), key: storedKey, insert: insert,
+                           action: UInt64(action.rawValue), id: nil, groupCount: predecessorCount)
+        if predecessorCount == 1 {
+            writer.appendGroupMember(stored(predecessors[0]))
+        } else if predecessorCount > 1 {
+            for predecessor in predecessors.sorted(by: actors.precedes) {
+                writer.appendGroupMember(stored(predecessor))
+            }
+        }
+        if action == .delete {
+            writer.appendValues(value: .null, expand: false, markName: nil)
+        } else {
+            writer.appendValues(value: value, expand: expand, markName: markName)
+        }
+    }
 }

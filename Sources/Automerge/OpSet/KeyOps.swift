@@ -72,3 +72,16 @@ struct KeyOps: RandomAccessCollection, MutableCollection, ExpressibleByArrayLite
         }
     }
 }
+
+extension KeyOps {
+    /// Applies a map op to the ops of its key: the ops it overwrites get it
+    /// as a successor, and it joins them unless it is a delete.
+    mutating func apply(_ change: ChangeOp, successor: Successor, actors: ActorTable) {
+        if !change.predecessors.isEmpty {
+            for i in indices where change.predecessors.contains(self[i].id) {
+                self[i].addSuccessor(successor, actors: actors)
+            }
+        }
+        if change.action != .delete { appendSorted(change.storedOp, actors: actors) }
+    }
+}

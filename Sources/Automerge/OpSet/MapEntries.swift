@@ -59,6 +59,24 @@ struct MapEntries: Sendable {
         }
     }
 
+    /// The position of `key` in the key order, or nil if it never had ops.
+    func index(of key: MapKey, hash: UInt64) -> Int? {
+        assert(hash == Self.hash(key), "hash of another key")
+        return find(key, hash: hash)
+    }
+
+    /// The position of `key` in the key order, added with no ops if new.
+    mutating func index(addingIfAbsent key: MapKey, hash: UInt64) -> Int {
+        assert(hash == Self.hash(key), "hash of another key")
+        return find(key, hash: hash) ?? add(key, hash: hash)
+    }
+
+    /// The ops of the key at `index` in the key order (that of ``keys``).
+    subscript(opsAt index: Int) -> KeyOps {
+        get { ops[index] }
+        _modify { yield &ops[index] }
+    }
+
     // MARK: Table
 
     /// A slot holds the entry index + 1 in its low half and the high half
@@ -87,13 +105,12 @@ struct MapEntries: Sendable {
     }
 
     /// Adds `key` holding the ops `make` returns, unless it has an entry
-    /// already; returns whether it added it. One probe for a new key.
+    /// already; returns its position if it added it. One probe for a new key.
     @inline(__always)
-    mutating func addIfAbsent(_ key: MapKey, hash: UInt64, ops make: () -> KeyOps) -> Bool {
+    mutating func addIfAbsent(_ key: MapKey, hash: UInt64, ops make: () -> KeyOps) -> Int? {
         assert(hash == Self.hash(key), "hash of another key")
-        guard find(key, hash: hash) == nil else { return false }
-        add(key, hash: hash, ops: make())
-        return true
+        guard find(key, hash: hash) == nil else { return nil }
+        return add(key, hash: hash, ops: make())
     }
 
     @discardableResult

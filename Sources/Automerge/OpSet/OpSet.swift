@@ -103,26 +103,33 @@ struct OpSet: Sendable {
         try apply(change, objectAt: index)
     }
 
-    /// Applies one op to the object at `index` of the object table.
-    /// `keyHash`: the ``MapEntries/hash(_:)`` of a map op's key, if the
-    /// caller has it already.
-    mutating func apply(_ change: ChangeOp, objectAt index: Int, keyHash: UInt64? = nil) throws(ApplyError) {
+    /// Applies one op to the object at `index` of the object table, and
+    /// returns where it went (for a local op's transaction). `keyHash`: the
+    /// ``MapEntries/hash(_:)`` of a map op's key, if the caller has it
+    /// already. A delete of a map key that never had ops changes nothing
+    /// and has no place (nil).
+    @discardableResult
+    mutating func apply(_ change: ChangeOp, objectAt index: Int, keyHash: UInt64? = nil) throws(ApplyError) -> PendingOp.Target? {
         precondition(objects[index].id == change.object, "op applied to the wrong object")
         // Checked before anything changes, so a refused op leaves no trace.
         if change.action.objectType != nil, objects[index].depth >= Self.maxDepth { throw .nestedTooDeep(change.id) }
         maxOp = max(maxOp, UInt64(change.id.counter))
         let successor = Successor(id: change.id, increment: change.incrementAmount)
         let kind = objects[index].kind
+        let target: PendingOp.Target?
         switch change.key {
         case .map(let key):
             guard !kind.isSequence else { throw .notAMap(change.object) }
-            applyToMap(objectAt: index, key: key, hash: keyHash ?? MapEntries.hash(key), change: change, successor: successor)
+            target = applyToMap(objectAt: index, key: key, hash: keyHash ?? MapEntries.hash(key), change: change, successor: successor)
+                .map { .mapKey(object: Int32(index), key: Int32($0)) }
         case .element(let element):
             guard kind.isSequence else { throw .notASequence(change.object) }
             if change.insert {
                 try applyInsert(objectAt: index, after: element, change: change)
+                target = .insertedElement(object: Int32(index))
             } else {
                 try applyUpdate(objectAt: index, element: element, change: change, successor: successor)
+                target = .element(object: Int32(index), element: element)
             }
         }
         if let created = change.action.objectType {
@@ -132,28 +139,25 @@ struct OpSet: Sendable {
             object.depth = objects[index].depth + 1
             addObject(object)
         }
+        return target
     }
 
-    private mutating func applyToMap(objectAt index: Int, key: MapKey, hash: UInt64, change: ChangeOp, successor: Successor) {
+    /// Applies a map op; returns the position of its key, nil for a delete
+    /// of a key that never had ops (which changes nothing).
+    private mutating func applyToMap(objectAt index: Int, key: MapKey, hash: UInt64, change: ChangeOp, successor: Successor) -> Int? {
         // A delete of a key that holds nothing leaves no entry behind.
-        if change.action == .delete && objects[index].entries[key, hash: hash] == nil { return }
+        if change.action == .delete && objects[index].entries.index(of: key, hash: hash) == nil { return nil }
         // A put that overwrites nothing, to a key with no ops: the common
         // new key, added with its op in one step.
-        if change.predecessors.isEmpty && change.action != .delete
-            && objects[index].entries.addIfAbsent(key, hash: hash, ops: { KeyOps(change.storedOp) }) {
-            return
+        if change.predecessors.isEmpty && change.action != .delete,
+           let added = objects[index].entries.addIfAbsent(key, hash: hash, ops: { KeyOps(change.storedOp) }) {
+            return added
         }
         let actors = self.actors
-        func update(_ ops: inout KeyOps) {
-            if !change.predecessors.isEmpty {
-                for i in ops.indices where change.predecessors.contains(ops[i].id) {
-                    ops[i].addSuccessor(successor, actors: actors)
-                }
-            }
-            if change.action != .delete { ops.appendSorted(change.storedOp, actors: actors) }
-        }
         // One hash lookup, the ops modified in place.
-        update(&objects[index].entries[key, hash: hash, default: []])
+        let keyIndex = objects[index].entries.index(addingIfAbsent: key, hash: hash)
+        objects[index].entries[opsAt: keyIndex].apply(change, successor: successor, actors: actors)
+        return keyIndex
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {

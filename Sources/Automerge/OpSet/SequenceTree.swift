@@ -127,6 +127,17 @@ struct SequenceTree: Sendable {
         nodes[Int(location.leaf)].elements[location.index]
     }
 
+    /// The id of the element at `location`, without copying the element.
+    func id(at location: Location) -> OpId {
+        nodes[Int(location.leaf)].elements[location.index].id
+    }
+
+    /// Calls `body` with the element at `location` in place (a copy retains
+    /// and releases its value, updates and mark name).
+    func withElement<R>(at location: Location, _ body: (UnsafePointer<SequenceElement>) -> R) -> R {
+        nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { body($0.baseAddress! + location.index) }
+    }
+
     /// The location of the element with `id` if it is the one inserted
     /// last: typing inserts after it, and a loaded document lists an
     /// element's updates right after it. Needs no id index.

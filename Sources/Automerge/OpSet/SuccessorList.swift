@@ -81,6 +81,15 @@ extension SuccessorList: RandomAccessCollection {
         }
     }
 
+    /// Whether `id` is one of the successors.
+    func contains(_ id: OpId) -> Bool {
+        switch storage {
+        case .none: return false
+        case .one(let only): return only == id
+        case .many(let list): return list.contains { $0.id == id }
+        }
+    }
+
     /// Whether every successor is an increment (true when there are none).
     var allIncrements: Bool {
         switch storage {

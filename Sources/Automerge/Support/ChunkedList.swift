@@ -18,12 +18,19 @@ struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, Mutable
     /// The most elements a chunk holds.
     static var chunkCapacity: Int { 1 << chunkShift }
 
-    /// The elements, in order, chunk by chunk; every chunk but the last is full.
-    private(set) var chunks: [[Element]] = []
+    /// The full chunks, in order.
+    private var full: [[Element]] = []
+    /// The last chunk, not full: appends write it directly, where reaching
+    /// it through the array of chunks checked both arrays' uniqueness (a
+    /// third of an append).
+    private var tail: [Element] = []
     /// The number of elements.
     private(set) var count = 0
 
     init() {}
+
+    /// The elements, in order, chunk by chunk; every chunk but the last is full.
+    var chunks: [[Element]] { tail.isEmpty ? full : full + [tail] }
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
@@ -31,24 +38,24 @@ struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, Mutable
     subscript(index: Int) -> Element {
         get {
             precondition(index >= 0 && index < count, "index out of range")
-            return chunks[index >> Self.chunkShift][index & (Self.chunkCapacity - 1)]
+            let chunk = index >> Self.chunkShift, offset = index & (Self.chunkCapacity - 1)
+            return chunk < full.count ? full[chunk][offset] : tail[offset]
         }
         _modify {
             precondition(index >= 0 && index < count, "index out of range")
-            yield &chunks[index >> Self.chunkShift][index & (Self.chunkCapacity - 1)]
+            let chunk = index >> Self.chunkShift, offset = index & (Self.chunkCapacity - 1)
+            if chunk < full.count { yield &full[chunk][offset] } else { yield &tail[offset] }
         }
     }
 
     /// Adds `element` at the end.
     mutating func append(_ element: consuming Element) {
-        if chunks.isEmpty {
-            chunks.append([])
-        } else if chunks[chunks.count - 1].count == Self.chunkCapacity {
-            var chunk: [Element] = []
-            chunk.reserveCapacity(Self.chunkCapacity)
-            chunks.append(chunk)
+        if tail.count == Self.chunkCapacity {
+            full.append(tail)
+            tail = []
+            tail.reserveCapacity(Self.chunkCapacity)
         }
-        chunks[chunks.count - 1].append(consume element)
+        tail.append(consume element)
         count += 1
     }
 }

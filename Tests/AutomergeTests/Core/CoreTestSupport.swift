@@ -62,7 +62,11 @@ func mergeAll(_ peers: [Document]) throws {
 extension Document {
     /// The ops of the open transaction, rendered by ``render(_:)``.
     var pendingOps: [String] {
-        locked { state in (state.transaction?.ops.chunks.joined()).map { $0.map { state.render($0) } } ?? [] }
+        locked { state in
+            var pending = ChangeOpList()
+            if let transaction = state.transaction { state.ops.readBack(transaction, into: &pending) }
+            return pending.ops.map { state.render($0) }
+        }
     }
 
     /// The number of ops in the open transaction.

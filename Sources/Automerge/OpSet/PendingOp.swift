@@ -1,0 +1,147 @@
+/// One op of an open transaction (see ``Transaction``): where the op set
+/// holds it, which is all the commit needs to read it back. The op set
+/// never removes an op, so the place stays valid until the commit.
+struct PendingOp: Sendable {
+    /// Where an op went in the op set.
+    enum Target: Sendable {
+        /// A map op, among the ops of the map's key at position `key` in the
+        /// map's key order (``MapEntries/subscript(opsAt:)``). A delete is only a
+        /// successor of those ops.
+        case mapKey(object: Int32, key: Int32)
+        /// An insert into a list or text: the element whose id is the op's.
+        case insertedElement(object: Int32)
+        /// A put, increment or delete of the list or text element `element`:
+        /// among its updates, or (a delete) only a successor of its ops.
+        case element(object: Int32, element: OpId)
+    }
+
+    let target: Target
+    let action: OpAction
+}
+
+extension OpSet {
+    /// Where the last op read back was, so that the next one, usually
+    /// beside it (typing, deleting a run), is found without the id index.
+    fileprivate struct ReadBackCursor {
+        fileprivate var object = -1
+        fileprivate var location: SequenceTree.Location?
+
+        init() {}
+
+        fileprivate init(object: Int, location: SequenceTree.Location) {
+            self.object = object
+            self.location = location
+        }
+    }
+
+    /// Hands each op of `transaction` to `sink`, read back, in order.
+    func readBack(_ transaction: Transaction, into sink: inout some TransactionOpSink) {
+        var cursor = ReadBackCursor()
+        // One array for every op's predecessors: a fresh one allocated for
+        // each delete.
+        var predecessors: [OpId] = []
+        var counter = UInt32(transaction.startOp)
+        for chunk in transaction.ops.chunks {
+            for pending in chunk {
+                readBack(pending, id: OpId(counter: counter, actor: transaction.actor), into: &sink,
+                         predecessors: &predecessors, cursor: &cursor)
+                counter += 1
+            }
+        }
+    }
+
+    /// Reads back the transaction op `id` from where it was applied: its
+    /// fields from its stored form (an element for an insert, an op among
+    /// a key's or an element's ops otherwise), read in place, and its
+    /// predecessors from the ops that hold it as a successor (exactly the
+    /// ops it overwrote), in op id order.
+    private func readBack(_ pending: PendingOp, id: OpId, into sink: inout some TransactionOpSink,
+                          predecessors: inout [OpId], cursor: inout ReadBackCursor) {
+        predecessors.removeAll(keepingCapacity: true)
+        let action = pending.action
+        switch pending.target {
+        case .mapKey(let objectIndex, let keyIndex):
+            withObject(at: Int(objectIndex)) { object in
+                let keyOps = object.pointee.entries[opsAt: Int(keyIndex)]
+                var stored: Op?
+                for op in keyOps {
+                    if op.id == id { stored = op }
+                    if op.successors.contains(id) { predecessors.append(op.id) }
+                }
+                sink.take(id: id, object: object.pointee.id, key: .map(object.pointee.entries.keys[Int(keyIndex)]),
+                          insert: false, action: action, value: action == .delete ? .null : stored?.value ?? .null,
+                          expand: false, markName: nil, predecessors: predecessors)
+            }
+        case .insertedElement(let objectIndex):
+            withObject(at: Int(objectIndex)) { object in
+                let location = readBackLocation(of: id, in: object.pointee.sequence, objectAt: Int(objectIndex), cursor: &cursor)
+                object.pointee.sequence.withElement(at: location) { element in
+                    sink.take(id: id, object: object.pointee.id, key: .element(element.pointee.reference), insert: true,
+                              action: action, value: element.pointee.value, expand: element.pointee.expand,
+                              markName: element.pointee.markName, predecessors: predecessors)
+                }
+            }
+        case .element(let objectIndex, let elementId):
+            withObject(at: Int(objectIndex)) { object in
+                let location = readBackLocation(of: elementId, in: object.pointee.sequence, objectAt: Int(objectIndex), cursor: &cursor)
+                object.pointee.sequence.withElement(at: location) { element in
+                    var update: Op?
+                    if element.pointee.successors.contains(id) { predecessors.append(element.pointee.id) }
+                    for op in element.pointee.updates {
+                        if op.id == id { update = op }
+                        if op.successors.contains(id) { predecessors.append(op.id) }
+                    }
+                    sink.take(id: id, object: object.pointee.id, key: .element(elementId), insert: false, action: action,
+                              value: action == .delete ? .null : update?.value ?? .null, expand: update?.expand ?? false,
+                              markName: update?.markName, predecessors: predecessors)
+                }
+            }
+        }
+    }
+
+    /// Where the element `id` of `tree` (the sequence at `objectIndex`) is,
+    /// looked for beside the cursor first.
+    private func readBackLocation(of id: OpId, in tree: SequenceTree, objectAt objectIndex: Int,
+                                  cursor: inout ReadBackCursor) -> SequenceTree.Location {
+        if cursor.object == objectIndex, let previous = cursor.location {
+            if tree.id(at: previous) == id { return previous }
+            // Typing reads the next element; deleting backwards, or typing
+            // after a deletion, the one before.
+            if let next = tree.successor(of: previous), tree.id(at: next) == id {
+                cursor.location = next
+                return next
+            }
+            if previous.index > 0 {
+                let before = SequenceTree.Location(leaf: previous.leaf, index: previous.index - 1)
+                if tree.id(at: before) == id {
+                    cursor.location = before
+                    return before
+                }
+            }
+        }
+        guard let location = tree.location(of: id) else {
+            preconditionFailure("an op of the open transaction is missing from the op set")
+        }
+        cursor = ReadBackCursor(object: objectIndex, location: location)
+        return location
+    }
+}
+
+/// What receives the ops of a transaction read back from the op set
+/// (``OpSet/readBack(_:into:)``), one op's fields at a time: the commit's
+/// row writer, or a list of ``ChangeOp`` values.
+protocol TransactionOpSink {
+    mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,
+                       expand: Bool, markName: String?, predecessors: borrowing [OpId])
+}
+
+/// The ops of a transaction as ``ChangeOp`` values.
+struct ChangeOpList: TransactionOpSink {
+    var ops: [ChangeOp] = []
+
+    mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,
+                       expand: Bool, markName: String?, predecessors: borrowing [OpId]) {
+        ops.append(ChangeOp(id: id, object: object, key: key, insert: insert, action: action, value: copy value,
+                            predecessors: copy predecessors, expand: expand, markName: markName))
+    }
+}
