@@ -78,8 +78,19 @@ extension DocumentState {
     private mutating func insertElement(_ object: ObjectHandle, after reference: inout OpId, action: OpAction, value: Primitive,
                                         expand: Bool = false, markName: String? = nil) throws(AutomergeError) -> OpId {
         let id = try nextOpId()
-        try record(ChangeOp(id: id, object: object.id, key: .element(reference), insert: true, action: action,
-                            value: value, predecessors: [], expand: expand, markName: markName), objectAt: object.index)
+        if action.objectType == nil {
+            do {
+                try ops.applyLocalInsert(objectAt: object.index, after: reference, id: id, action: action, value: value,
+                                         expand: expand, markName: markName)
+            } catch {
+                throw .invalidChange("local op could not be applied: \(error)")
+            }
+            transaction!.appendInsert(object: object.id, reference: reference, action: action,
+                                      at: .insertedElement(object: Int32(object.index)))
+        } else {
+            try record(ChangeOp(id: id, object: object.id, key: .element(reference), insert: true, action: action,
+                                value: value, predecessors: [], expand: expand, markName: markName), objectAt: object.index)
+        }
         reference = id
         return id
     }

@@ -41,6 +41,14 @@ struct Transaction: Sendable {
         ops.append(PendingOp(target: target, action: op.action))
     }
 
+    /// Records an insert applied to the op set at `target` (see
+    /// ``OpSet/applyLocalInsert(objectAt:after:id:action:value:expand:markName:)``).
+    mutating func appendInsert(object: OpId, reference: OpId, action: OpAction, at target: PendingOp.Target) {
+        mentioned.note(object)
+        mentioned.note(reference)
+        ops.append(PendingOp(target: target, action: action))
+    }
+
     /// `[i]`: whether the ops mention op-set actor `i`.
     var mentionedActors: [Bool] { mentioned.flags }
 }

@@ -161,13 +161,33 @@ struct OpSet: Sendable {
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
-        guard let location = insertionLocation(in: objects[index].sequence, after: reference, id: change.id) else {
+        try insertElement(objectAt: index, after: reference, id: change.id, action: change.action, value: change.value,
+                          expand: change.expand, markName: change.markName)
+    }
+
+    /// Inserts a new element (an insert op that makes no object) into the
+    /// sequence at `index` of the object table.
+    private mutating func insertElement(objectAt index: Int, after reference: OpId, id: OpId, action: OpAction, value: Primitive,
+                                        expand: Bool, markName: String?) throws(ApplyError) {
+        guard let location = insertionLocation(in: objects[index].sequence, after: reference, id: id) else {
             throw .missingElement(reference)
         }
         objects[index].sequence.insert(
-            SequenceElement(id: change.id, reference: reference, action: change.action, value: change.value,
-                            expand: change.expand, markName: change.markName, successors: SuccessorList()),
+            SequenceElement(id: id, reference: reference, action: action, value: value,
+                            expand: expand, markName: markName, successors: SuccessorList()),
             at: location)
+    }
+
+    /// Applies a local insert of a value or mark anchor (no object made)
+    /// from its fields: what ``apply(_:objectAt:keyHash:)`` does for such
+    /// an op, without the ``ChangeOp`` a local edit would build only to
+    /// destroy it (~130 instructions of a keystroke).
+    mutating func applyLocalInsert(objectAt index: Int, after reference: OpId, id: OpId, action: OpAction, value: Primitive,
+                                   expand: Bool, markName: String?) throws(ApplyError) {
+        precondition(objects[index].kind.isSequence && action.objectType == nil, "not a plain insert into a sequence")
+        maxOp = max(maxOp, UInt64(id.counter))
+        try insertElement(objectAt: index, after: reference, id: id, action: action, value: value, expand: expand,
+                          markName: markName)
     }
 
     /// Where RGA puts a new element `id` inserted after `reference`: among
