@@ -15,6 +15,15 @@ extension DocumentState {
         // through the pointer copied it, a retain and release of each of
         // its arrays, ~240 instructions per put.
         let visible = ops.withObject(at: object.index) { $0.pointee.entries[mapKey, hash: hash]?.filter(\.isVisible) } ?? []
+        if action == .set && visible.isEmpty {
+            // A value put that overwrites nothing (nearly always a new key):
+            // straight to the op set and the transaction, no ChangeOp.
+            let id = try nextOpId()
+            let keyIndex = ops.applyLocalMapSet(objectAt: object.index, key: mapKey, hash: hash,
+                                                op: Op(id: id, action: .set, insert: false, key: .map(mapKey), value: value))
+            transaction!.appendMapSet(object: object.id, at: .mapKey(object: Int32(object.index), key: Int32(keyIndex)))
+            return id
+        }
         return try write(object: object, key: .map(mapKey), keyHash: hash, visible: visible, action: action, value: value, prop: .Key(key))
     }
 

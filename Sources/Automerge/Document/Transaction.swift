@@ -49,6 +49,13 @@ struct Transaction: Sendable {
         ops.append(PendingOp(target: target, action: action))
     }
 
+    /// Records a value put that overwrote nothing, applied to the op set
+    /// at `target` (see ``OpSet/applyLocalMapSet(objectAt:key:hash:op:)``).
+    mutating func appendMapSet(object: OpId, at target: PendingOp.Target) {
+        mentioned.note(object)
+        ops.append(PendingOp(target: target, action: .set))
+    }
+
     /// `[i]`: whether the ops mention op-set actor `i`.
     var mentionedActors: [Bool] { mentioned.flags }
 }

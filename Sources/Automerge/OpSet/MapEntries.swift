@@ -71,6 +71,13 @@ struct MapEntries: Sendable {
         return find(key, hash: hash) ?? add(key, hash: hash)
     }
 
+    /// Adds `key`, which has no entry (the caller has just looked), with
+    /// `ops`; returns its position.
+    mutating func add(_ key: MapKey, hash: UInt64, new ops: consuming KeyOps) -> Int {
+        assert(hash == Self.hash(key) && find(key, hash: hash) == nil, "key added twice")
+        return add(key, hash: hash, ops: ops)
+    }
+
     /// The ops of the key at `index` in the key order (that of ``keys``).
     subscript(opsAt index: Int) -> KeyOps {
         get { ops[index] }
@@ -143,6 +150,7 @@ struct MapEntries: Sendable {
     private static let seed = UInt64.random(in: .min ... .max)
 
     /// The hash of `key` in this process.
+    @inline(__always)
     static func hash(_ key: MapKey) -> UInt64 {
         key.withBytes { bytes in
             let count = bytes.count

@@ -178,6 +178,22 @@ struct OpSet: Sendable {
             at: location)
     }
 
+    /// Applies a local put of a scalar to a map key that has no visible
+    /// op (`op` overwrites nothing, so it has no predecessors) and returns
+    /// the key's position: what ``apply(_:objectAt:keyHash:)`` does for
+    /// such an op, without a ``ChangeOp``.
+    mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, op: consuming Op) -> Int {
+        precondition(!objects[index].kind.isSequence && op.action == .set, "not a value put into a map")
+        maxOp = max(maxOp, UInt64(op.id.counter))
+        if let keyIndex = objects[index].entries.index(of: key, hash: hash) {
+            // The key has ops, all overwritten: the new one joins them.
+            objects[index].entries[opsAt: keyIndex].appendSorted(op, actors: actors)
+            return keyIndex
+        }
+        // Moved in: a copy retained each of the op's fields (~100 instructions).
+        return objects[index].entries.add(key, hash: hash, new: KeyOps(consume op))
+    }
+
     /// Applies a local insert of a value or mark anchor (no object made)
     /// from its fields: what ``apply(_:objectAt:keyHash:)`` does for such
     /// an op, without the ``ChangeOp`` a local edit would build only to
