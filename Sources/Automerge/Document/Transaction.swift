@@ -6,7 +6,7 @@
 /// held a full 96-byte ``ChangeOp`` per op, the op set's copy beside it: a
 /// million keystrokes or puts wrote 96 MB of fresh pages for it, and the
 /// copy's strings were retained and released once more. The commit reads
-/// the ops back from the op set (``OpSet/changeOp(_:id:cursor:)``).
+/// the ops back from the op set (``OpSet/readBack(_:into:)``).
 struct Transaction: Sendable {
     let actor: UInt32
     let sequence: UInt64

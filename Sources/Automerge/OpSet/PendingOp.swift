@@ -37,8 +37,8 @@ extension OpSet {
     /// Hands each op of `transaction` to `sink`, read back, in order.
     func readBack(_ transaction: Transaction, into sink: inout some TransactionOpSink) {
         var cursor = ReadBackCursor()
-        // One array for every op's predecessors: a fresh one allocated for
-        // each delete.
+        // One array, emptied for each op, holds its predecessors: a fresh
+        // one per delete was a malloc and a free each.
         var predecessors: [OpId] = []
         var counter = UInt32(transaction.startOp)
         for chunk in transaction.ops.chunks {
