@@ -19,7 +19,7 @@ struct Transaction: Sendable {
     /// Op-set actor indices the ops mention (their objects, keys and
     /// predecessors): the change's actor table, noted as ops are made so
     /// that the commit reads each op back once.
-    private var mentioned = ActorFlags()
+    private(set) var mentionedActors = ActorFlags()
 
     init(actor: UInt32, sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash]) {
         self.actor = actor
@@ -33,50 +33,22 @@ struct Transaction: Sendable {
 
     /// Records `op`, applied to the op set at `target`.
     mutating func append(_ op: borrowing ChangeOp, at target: PendingOp.Target) {
-        mentioned.note(op.object)
-        if case .element(let element) = op.key { mentioned.note(element) }
-        if !op.predecessors.isEmpty {
-            for predecessor in op.predecessors { mentioned.note(predecessor) }
-        }
+        mentionedActors.note(op)
         ops.append(PendingOp(target: target, action: op.action))
     }
 
     /// Records an insert applied to the op set at `target` (see
     /// ``OpSet/applyLocalInsert(objectAt:after:id:action:value:expand:markName:)``).
     mutating func appendInsert(object: OpId, reference: OpId, action: OpAction, at target: PendingOp.Target) {
-        mentioned.note(object)
-        mentioned.note(reference)
+        mentionedActors.note(object)
+        mentionedActors.note(reference)
         ops.append(PendingOp(target: target, action: action))
     }
 
     /// Records a value put that overwrote nothing, applied to the op set
     /// at `target` (see ``OpSet/applyLocalMapSet(objectAt:key:hash:op:)``).
     mutating func appendMapSet(object: OpId, at target: PendingOp.Target) {
-        mentioned.note(object)
+        mentionedActors.note(object)
         ops.append(PendingOp(target: target, action: .set))
-    }
-
-    /// `[i]`: whether the ops mention op-set actor `i`.
-    var mentionedActors: [Bool] { mentioned.flags }
-}
-
-/// Flags for op-set actor indices, noted per op: the first 64 in one word
-/// (a few instructions per op; an array of flags cost ~40), any others in
-/// an array.
-private struct ActorFlags: Sendable {
-    private var low: UInt64 = 0
-    private var high: [Bool] = []
-
-    @inline(__always)
-    mutating func note(_ id: OpId) {
-        guard !id.isRoot else { return }
-        if id.actor < 64 { low |= 1 << UInt64(id.actor) } else { high.note(id) }
-    }
-
-    var flags: [Bool] {
-        var flags = high
-        if flags.count < 64 { flags += repeatElement(false, count: 64 - flags.count) }
-        for index in 0..<64 where low & (1 << UInt64(index)) != 0 { flags[index] = true }
-        return flags
     }
 }

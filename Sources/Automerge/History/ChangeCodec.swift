@@ -19,13 +19,9 @@ enum ChangeCodec {
     ) -> (header: ChangeHeader, maxOp: UInt64, encoded: EncodedChange) {
         // Fields are read in place (`ops[index].field`): binding each op to a
         // local copied it, retaining and releasing its strings and arrays.
-        var mentioned = [Bool](repeating: false, count: actors.count)
+        var mentioned = ActorFlags()
         for ops in chunks {
-            for index in ops.indices {
-                mentioned.note(ops[index].object)
-                if case .element(let element) = ops[index].key { mentioned.note(element) }
-                for predecessor in ops[index].predecessors { mentioned.note(predecessor) }
-            }
+            for index in ops.indices { mentioned.note(ops[index]) }
         }
         var rows = RowWriter(mentioning: mentioned, author: author, actors: actors)
         for ops in chunks {
@@ -49,14 +45,14 @@ enum ChangeCodec {
         fileprivate var writer = OpColumnWriter(kind: .change)
         fileprivate var count = 0
 
-        /// `mentioned[i]` tells whether the ops mention op-set actor `i` in
-        /// an object, key or predecessor (missing entries: not mentioned).
-        init(mentioning mentioned: [Bool], author: UInt32, actors: ActorTable) {
+        /// `mentioned`: the op-set actors the ops mention in an object, key
+        /// or predecessor.
+        init(mentioning mentioned: ActorFlags, author: UInt32, actors: ActorTable) {
             self.author = author
             self.actors = actors
             local = [Int](repeating: -1, count: actors.count)
             local[Int(author)] = 0
-            others = mentioned.indices.filter { mentioned[$0] && $0 != Int(author) && $0 < actors.count }.map(UInt32.init)
+            others = (0..<UInt32(actors.count)).filter { $0 != author && mentioned.contains($0) }
                 .sorted { actors[$0] < actors[$1] }
             for (offset, index) in others.enumerated() { local[Int(index)] = offset + 1 }
         }
@@ -79,7 +75,6 @@ enum ChangeCodec {
             return (header, startOp + UInt64(count) - 1, ChangeChunk.encode(header, opColumns: writer.finish()))
         }
     }
-
 
     /// The op set's form of a received change, interning its actors.
     static func changeOps(of change: StoredChange, actors: inout ActorTable) throws(AutomergeError) -> (author: UInt32, ops: [ChangeOp]) {
@@ -128,15 +123,39 @@ struct DecodedChange: Sendable {
     var isCanonical = false
 }
 
-extension [Bool] {
-    /// Flags the actor of `id` (not the root's) as mentioned, growing the
-    /// flags as needed (see ``ChangeCodec/RowWriter``).
+/// The op-set actors a change's ops mention (objects, keys, predecessors),
+/// noted op by op: the first 64 in one word (a few instructions per op; an
+/// array of flags cost ~40), any others in an array.
+struct ActorFlags: Sendable {
+    private var low: UInt64 = 0
+    private var high: [Bool] = []
+
+    /// Notes the actor of `id` (not the root's).
     @inline(__always)
     mutating func note(_ id: OpId) {
         guard !id.isRoot else { return }
-        let index = Int(id.actor)
-        if index >= count { self += repeatElement(false, count: index + 1 - count) }
-        self[index] = true
+        if id.actor < 64 {
+            low |= 1 << UInt64(id.actor)
+        } else {
+            let index = Int(id.actor) - 64
+            if index >= high.count { high += repeatElement(false, count: index + 1 - high.count) }
+            high[index] = true
+        }
+    }
+
+    /// Notes the actors of `op`'s object, key element and predecessors.
+    @inline(__always)
+    mutating func note(_ op: borrowing ChangeOp) {
+        note(op.object)
+        if case .element(let element) = op.key { note(element) }
+        if !op.predecessors.isEmpty {
+            for predecessor in op.predecessors { note(predecessor) }
+        }
+    }
+
+    /// Whether op-set actor `actor` was noted.
+    func contains(_ actor: UInt32) -> Bool {
+        actor < 64 ? low & (1 << UInt64(actor)) != 0 : Int(actor) - 64 < high.count && high[Int(actor) - 64]
     }
 }
 

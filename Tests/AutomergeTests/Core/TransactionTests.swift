@@ -80,4 +80,24 @@ struct TransactionTests {
         #expect(try before.marks(obj: text) == doc.marks(obj: text))
         #expect(before.save() == doc.save())
     }
+
+    @Test("a change whose ops overwrite ops of more than 64 actors names every one of them (actors past the first 64 are noted apart)")
+    func manyActorsMentioned() throws {
+        let doc = Document.peer(0x01)
+        try doc.put(obj: .ROOT, key: "start", value: .Int(0))
+        let base = doc.forkPeer(0x02)
+        for byte in UInt8(3)..<UInt8(75) {
+            let peer = base.forkPeer(byte)
+            try peer.put(obj: .ROOT, key: "k\(byte)", value: .Int(Int64(byte)))
+            try doc.merge(peer: peer)
+        }
+        let before = doc.fork()
+        for byte in UInt8(3)..<UInt8(75) { try doc.put(obj: .ROOT, key: "k\(byte)", value: .String("mine")) }
+        doc.commitChange()
+        let change = try #require(doc.getHistory().last)
+        try before.applyEncodedChanges(encoded: doc.encodeChangesSince(heads: before.heads()))
+        #expect(before.heads() == [change])
+        #expect(try before.get(obj: .ROOT, key: "k74") == .Scalar(.String("mine")))
+        #expect(before.save() == doc.save())
+    }
 }
