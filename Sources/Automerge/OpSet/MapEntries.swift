@@ -65,12 +65,6 @@ struct MapEntries: Sendable {
         return find(key, hash: hash)
     }
 
-    /// The position of `key` in the key order, added with no ops if new.
-    mutating func index(addingIfAbsent key: MapKey, hash: UInt64) -> Int {
-        assert(hash == Self.hash(key), "hash of another key")
-        return find(key, hash: hash) ?? add(key, hash: hash)
-    }
-
     /// Adds `key`, which has no entry (the caller has just looked), with
     /// `ops`; returns its position.
     mutating func add(_ key: MapKey, hash: UInt64, new ops: consuming KeyOps) -> Int {
@@ -109,15 +103,6 @@ struct MapEntries: Sendable {
             }
             slot = (slot + 1) & mask
         }
-    }
-
-    /// Adds `key` holding the ops `make` returns, unless it has an entry
-    /// already; returns its position if it added it. One probe for a new key.
-    @inline(__always)
-    mutating func addIfAbsent(_ key: MapKey, hash: UInt64, ops make: () -> KeyOps) -> Int? {
-        assert(hash == Self.hash(key), "hash of another key")
-        guard find(key, hash: hash) == nil else { return nil }
-        return add(key, hash: hash, ops: make())
     }
 
     @discardableResult

@@ -145,19 +145,30 @@ struct OpSet: Sendable {
     /// Applies a map op; returns the position of its key, nil for a delete
     /// of a key that never had ops (which changes nothing).
     private mutating func applyToMap(objectAt index: Int, key: MapKey, hash: UInt64, change: ChangeOp, successor: Successor) -> Int? {
-        // A delete of a key that holds nothing leaves no entry behind.
-        if change.action == .delete && objects[index].entries.index(of: key, hash: hash) == nil { return nil }
-        // A put that overwrites nothing, to a key with no ops: the common
-        // new key, added with its op in one step.
-        if change.predecessors.isEmpty && change.action != .delete,
-           let added = objects[index].entries.addIfAbsent(key, hash: hash, ops: { KeyOps(change.storedOp) }) {
-            return added
+        // A put that overwrites nothing: the common new key, added with its
+        // op in one step.
+        if change.predecessors.isEmpty && change.action != .delete {
+            return add(change.storedOp, toMapAt: index, key: key, hash: hash)
         }
-        let actors = self.actors
         // One hash lookup, the ops modified in place.
-        let keyIndex = objects[index].entries.index(addingIfAbsent: key, hash: hash)
+        let existing = objects[index].entries.index(of: key, hash: hash)
+        // A delete of a key that holds nothing leaves no entry behind.
+        if existing == nil && change.action == .delete { return nil }
+        let keyIndex = existing ?? objects[index].entries.add(key, hash: hash, new: [])
         objects[index].entries[opsAt: keyIndex].apply(change, successor: successor, actors: actors)
         return keyIndex
+    }
+
+    /// Adds `op`, which overwrites nothing, to the ops of `key` in the map at
+    /// `index` of the object table; returns the key's position.
+    private mutating func add(_ op: consuming Op, toMapAt index: Int, key: MapKey, hash: UInt64) -> Int {
+        if let keyIndex = objects[index].entries.index(of: key, hash: hash) {
+            // The key has ops (overwritten, or concurrent with `op`): it joins them.
+            objects[index].entries[opsAt: keyIndex].appendSorted(op, actors: actors)
+            return keyIndex
+        }
+        // Moved in: a copy retained each of the op's fields (~100 instructions).
+        return objects[index].entries.add(key, hash: hash, new: KeyOps(consume op))
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
@@ -185,13 +196,7 @@ struct OpSet: Sendable {
     mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, op: consuming Op) -> Int {
         precondition(!objects[index].kind.isSequence && op.action == .set, "not a value put into a map")
         maxOp = max(maxOp, UInt64(op.id.counter))
-        if let keyIndex = objects[index].entries.index(of: key, hash: hash) {
-            // The key has ops, all overwritten: the new one joins them.
-            objects[index].entries[opsAt: keyIndex].appendSorted(op, actors: actors)
-            return keyIndex
-        }
-        // Moved in: a copy retained each of the op's fields (~100 instructions).
-        return objects[index].entries.add(key, hash: hash, new: KeyOps(consume op))
+        return add(op, toMapAt: index, key: key, hash: hash)
     }
 
     /// Applies a local insert of a value or mark anchor (no object made)
