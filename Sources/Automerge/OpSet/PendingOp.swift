@@ -62,12 +62,7 @@ extension OpSet {
         switch pending.target {
         case .mapKey(let objectIndex, let keyIndex):
             withObject(at: Int(objectIndex)) { object in
-                let keyOps = object.pointee.entries[opsAt: Int(keyIndex)]
-                var stored: Op?
-                for op in keyOps {
-                    if op.id == id { stored = op }
-                    if op.successors.contains(id) { predecessors.append(op.id) }
-                }
+                let stored = Self.find(id, among: object.pointee.entries[opsAt: Int(keyIndex)], predecessors: &predecessors)
                 sink.take(id: id, object: object.pointee.id, key: .map(object.pointee.entries.keys[Int(keyIndex)]),
                           insert: false, action: action, value: action == .delete ? .null : stored?.value ?? .null,
                           expand: false, markName: nil, predecessors: predecessors)
@@ -85,18 +80,25 @@ extension OpSet {
             withObject(at: Int(objectIndex)) { object in
                 let location = readBackLocation(of: elementId, in: object.pointee.sequence, objectAt: Int(objectIndex), cursor: &cursor)
                 object.pointee.sequence.withElement(at: location) { element in
-                    var update: Op?
                     if element.pointee.successors.contains(id) { predecessors.append(element.pointee.id) }
-                    for op in element.pointee.updates {
-                        if op.id == id { update = op }
-                        if op.successors.contains(id) { predecessors.append(op.id) }
-                    }
+                    let update = Self.find(id, among: element.pointee.updates, predecessors: &predecessors)
                     sink.take(id: id, object: object.pointee.id, key: .element(elementId), insert: false, action: action,
                               value: action == .delete ? .null : update?.value ?? .null, expand: update?.expand ?? false,
                               markName: update?.markName, predecessors: predecessors)
                 }
             }
         }
+    }
+
+    /// The op `id` among `ops` (nil for a delete, which is stored only as
+    /// successors), appending to `predecessors` the ops it overwrote.
+    private static func find(_ id: OpId, among ops: some Sequence<Op>, predecessors: inout [OpId]) -> Op? {
+        var found: Op?
+        for op in ops {
+            if op.id == id { found = op }
+            if op.successors.contains(id) { predecessors.append(op.id) }
+        }
+        return found
     }
 
     /// Where the element `id` of `tree` (the sequence at `objectIndex`) is,
@@ -129,19 +131,8 @@ extension OpSet {
 
 /// What receives the ops of a transaction read back from the op set
 /// (``OpSet/readBack(_:into:)``), one op's fields at a time: the commit's
-/// row writer, or a list of ``ChangeOp`` values.
+/// row writer (tests collect ``ChangeOp`` values).
 protocol TransactionOpSink {
     mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,
                        expand: Bool, markName: String?, predecessors: borrowing [OpId])
-}
-
-/// The ops of a transaction as ``ChangeOp`` values.
-struct ChangeOpList: TransactionOpSink {
-    var ops: [ChangeOp] = []
-
-    mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,
-                       expand: Bool, markName: String?, predecessors: borrowing [OpId]) {
-        ops.append(ChangeOp(id: id, object: object, key: key, insert: insert, action: action, value: copy value,
-                            predecessors: copy predecessors, expand: expand, markName: markName))
-    }
 }

@@ -10,10 +10,10 @@
 /// ``Deflate/Queue``).
 struct DeflatingColumns {
     private let columns: [(spec: ColumnSpec, bytes: [UInt8])]
-    /// The columns being deflated, and where their outputs come from.
+    /// The columns being deflated.
     private let deflating: [Int]
-    private let queue: Deflate.Queue?
-    private let batch: Deflate.Queue.Batch?
+    /// Where their outputs come from; nil for an uncompressed chunk.
+    private let submitted: (queue: Deflate.Queue, batch: Deflate.Queue.Batch)?
 
     /// Takes a section's columns; with a queue (a compressed chunk) submits
     /// the long ones to it.
@@ -24,16 +24,17 @@ struct DeflatingColumns {
         }
         self.columns = columns
         self.deflating = deflating
-        self.queue = queue
-        batch = queue?.submit(deflating.map { (columns[$0].bytes, columns[$0].spec.type.deflateSetting) })
+        submitted = queue.map { queue in
+            (queue, queue.submit(deflating.map { index in (columns[index].bytes, columns[index].spec.type.deflateSetting) }))
+        }
     }
 
     /// The columns as the chunk stores them. Called once the queue has
     /// deflated everything (see ``Deflate/Queue/outputs(of:)``).
     func finished() -> [(spec: ColumnSpec, bytes: [UInt8])] {
-        guard let queue, let batch else { return columns }
+        guard let submitted else { return columns }
         var result = columns
-        for (index, deflated) in zip(deflating, queue.outputs(of: batch)) {
+        for (index, deflated) in zip(deflating, submitted.queue.outputs(of: submitted.batch)) {
             result[index] = (result[index].spec.deflated, deflated)
         }
         return result

@@ -178,3 +178,14 @@ func textDocument(_ content: String, actor byte: UInt8 = 0x01, encoding: TextEnc
     doc.commitChange()
     return (doc, text)
 }
+
+/// The ops of a transaction read back as ``ChangeOp`` values.
+struct ChangeOpList: TransactionOpSink {
+    var ops: [ChangeOp] = []
+
+    mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,
+                       expand: Bool, markName: String?, predecessors: borrowing [OpId]) {
+        ops.append(ChangeOp(id: id, object: object, key: key, insert: insert, action: action, value: copy value,
+                            predecessors: copy predecessors, expand: expand, markName: markName))
+    }
+}
