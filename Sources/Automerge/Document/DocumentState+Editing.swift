@@ -88,11 +88,9 @@ extension DocumentState {
                                         expand: Bool = false, markName: String? = nil) throws(AutomergeError) -> OpId {
         let id = try nextOpId()
         if action.objectType == nil {
-            do {
+            try applyLocally { ops throws(OpSet.ApplyError) in
                 try ops.applyLocalInsert(objectAt: object.index, after: reference, id: id, action: action, value: value,
                                          expand: expand, markName: markName)
-            } catch {
-                throw .invalidChange("local op could not be applied: \(error)")
             }
             transaction!.appendInsert(object: object.id, reference: reference, action: action,
                                       at: .insertedElement(object: Int32(object.index)))

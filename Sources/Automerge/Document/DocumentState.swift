@@ -61,16 +61,21 @@ struct DocumentState: Sendable {
 
     /// Applies a local op and records where it went in the open transaction.
     mutating func record(_ op: consuming ChangeOp, objectAt index: Int, keyHash: UInt64? = nil) throws(AutomergeError) {
-        let target: PendingOp.Target?
-        do {
-            target = try ops.apply(op, objectAt: index, keyHash: keyHash)
-        } catch {
-            throw .invalidChange("local op could not be applied: \(error)")
-        }
+        let target = try applyLocally { ops throws(OpSet.ApplyError) in try ops.apply(op, objectAt: index, keyHash: keyHash) }
         // Local deletes are made only for keys that hold ops, so every local
         // op has a place; a commit could not read back one without.
         guard let target else { throw .invalidChange("local op \(op.id.counter) changed nothing") }
         transaction!.append(op, at: target)
+    }
+
+    /// Applies a local op to the op set through `apply`; the error no local
+    /// op should meet (they are checked as they are made) becomes a typed one.
+    mutating func applyLocally<Result>(_ apply: (inout OpSet) throws(OpSet.ApplyError) -> Result) throws(AutomergeError) -> Result {
+        do {
+            return try apply(&ops)
+        } catch {
+            throw .invalidChange("local op could not be applied: \(error)")
+        }
     }
 
     /// Turns the open transaction into a change. Empty transactions make none.
