@@ -10,20 +10,24 @@ extension DocumentState {
         guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "a map key") }
         let mapKey = MapKey(key)
         let hash = MapEntries.hash(mapKey)  // once, for the lookup and the apply
-        // Filtered here rather than through a MapEntries method (the twin
-        // of OpSet.visibleOps with no clock): a method called on the table
-        // through the pointer copied it, a retain and release of each of
-        // its arrays, ~240 instructions per put.
-        let visible = ops.withObject(at: object.index) { $0.pointee.entries[mapKey, hash: hash]?.filter(\.isVisible) } ?? []
-        if action == .set && visible.isEmpty {
-            // A value put that overwrites nothing (nearly always a new key):
-            // straight to the op set and the transaction, no ChangeOp.
-            let id = try nextOpId()
-            let keyIndex = ops.applyLocalMapSet(objectAt: object.index, key: mapKey, hash: hash,
-                                                op: Op(id: id, action: .set, insert: false, key: .map(mapKey), value: value))
-            transaction!.appendMapSet(object: object.id, at: .mapKey(object: Int32(object.index), key: Int32(keyIndex)))
-            return id
+        if action == .set, let id = nextOpIdInOpenTransaction {
+            // A value put in an open transaction (nearly always): its op is
+            // built first, then added in the same lookup that checks whether
+            // the key has visible ops (nearly always a new key), with no
+            // ChangeOp. The lookup goes through the op set in place: reading
+            // the key's ops through a pointer to the object first copied
+            // the whole map table, a retain and release of each array.
+            let op = Op(id: id, action: .set, insert: false, key: .map(mapKey), value: value)
+            switch ops.applyLocalMapSet(objectAt: object.index, key: mapKey, hash: hash, op: op) {
+            case .added(let keyPosition):
+                transaction!.appendMapSet(object: object.id, at: .mapKey(object: Int32(object.index), key: Int32(keyPosition)))
+                return id
+            case .visible(let visible):
+                return try write(object: object, key: .map(mapKey), keyHash: hash, visible: visible, action: action, value: value,
+                                 prop: .Key(key))
+            }
         }
+        let visible = ops.withObject(at: object.index) { $0.pointee.entries[mapKey, hash: hash]?.filter(\.isVisible) } ?? []
         return try write(object: object, key: .map(mapKey), keyHash: hash, visible: visible, action: action, value: value, prop: .Key(key))
     }
 

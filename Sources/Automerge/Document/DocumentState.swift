@@ -43,6 +43,15 @@ struct DocumentState: Sendable {
     // MARK: Transactions
 
     /// The id for the next local op, opening a transaction if none is open.
+    /// The id the next op gets, if a transaction is open and has room for
+    /// it; nil otherwise (then ``nextOpId()`` opens one, or throws). Unlike
+    /// that, asking changes nothing: an edit can build its op before it
+    /// knows whether it makes one.
+    var nextOpIdInOpenTransaction: OpId? {
+        guard let counter = transaction?.nextCounter, counter <= maxOpCounter else { return nil }
+        return OpId(counter: UInt32(counter), actor: transaction!.actor)
+    }
+
     mutating func nextOpId() throws(AutomergeError) -> OpId {
         if transaction == nil {
             let actorIndex = ops.actors.intern(actor)

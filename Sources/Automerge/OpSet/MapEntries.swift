@@ -1,25 +1,22 @@
-/// The ops of one map object, by key: a hash table from ``MapKey`` to the
-/// key's ops (sorted by op id), keys kept in the order they first appeared.
+/// The ops of one map object, by key: the keys in the order they first
+/// appeared, each with its ops (sorted by op id), found through a
+/// ``MapKeyTable`` of their hashes.
 ///
 /// `Dictionary` hashed every key with a freshly seeded SipHash, twice per
 /// put (a check, then the modify), and seeding alone was a tenth of a put.
 /// Here a key is hashed once per access with a folded 128-bit multiply over
 /// its UTF-8 bytes, seeded per process so that a peer cannot choose keys
-/// that collide, and the table holds only entry indices (open addressing,
-/// linear probing, at most half full) with each entry's hash cached for
-/// growth and its high half in the table for cheap mismatches. Keys are never removed: a deleted key
-/// keeps its ops (they carry the delete as a successor).
+/// that collide. Keys are never removed: a deleted key keeps its ops (they
+/// carry the delete as a successor).
 struct MapEntries: Sendable {
-    /// Every key, in the order it was added.
-    private(set) var keys: [MapKey] = []
+    /// Every key, in the order it was added (in chunks, like ``ops``).
+    private(set) var keys = ChunkedList<MapKey>()
     /// The ops of `keys[i]`, in chunks: a million keys' ops (inline, see
     /// ``KeyOps``) in an array grown by doubling wrote twice their bytes
     /// into fresh pages (see ``ChunkedList``).
     private var ops = ChunkedList<KeyOps>()
-    private var hashes: [UInt64] = []
-    /// The open-addressing table (see ``slotValue(index:hash:)``); 0 is an
-    /// empty slot. Empty until the first key.
-    private var slots: [UInt64] = []
+    /// Where each key is, by its hash.
+    private var table = MapKeyTable()
 
     init() {}
 
@@ -59,17 +56,54 @@ struct MapEntries: Sendable {
         }
     }
 
-    /// The position of `key` in the key order, or nil if it never had ops.
-    func index(of key: MapKey, hash: UInt64) -> Int? {
+    /// Adds `op`, which overwrites nothing, to the ops of `key` (whose
+    /// ``hash(_:)`` is `hash`), adding the key if it has none; returns the
+    /// key's position in the key order.
+    ///
+    /// Here rather than in the op set, so that it reaches the table through
+    /// a mutating access: a lookup read through `objects[i].entries` copied
+    /// the whole entries value (retains of each array) on every put.
+    mutating func add(_ op: consuming Op, to key: MapKey, hash: UInt64, actors: ActorTable) -> Int {
         assert(hash == Self.hash(key), "hash of another key")
-        return find(key, hash: hash)
+        if let index = find(key, hash: hash) {
+            // The key has ops (overwritten, or concurrent with `op`): it joins them.
+            ops[index].appendSorted(op, actors: actors)
+            return index
+        }
+        return add(key, hash: hash, ops: KeyOps(consume op))
     }
 
-    /// Adds `key`, which has no entry (the caller has just looked), with
-    /// `ops`; returns its position.
-    mutating func add(_ key: MapKey, hash: UInt64, new ops: consuming KeyOps) -> Int {
-        assert(hash == Self.hash(key) && find(key, hash: hash) == nil, "key added twice")
-        return add(key, hash: hash, ops: ops)
+    /// Adds `op`, a local put of a scalar, to the ops of `key` (whose
+    /// ``hash(_:)`` is `hash`) unless the key has ops visible now: then
+    /// `op` is dropped and those ops are returned, for the caller to resolve
+    /// the put as an overwrite. One lookup for the check and the add.
+    mutating func addUnlessVisible(_ op: consuming Op, to key: MapKey, hash: UInt64, actors: ActorTable) -> LocalPut {
+        assert(hash == Self.hash(key), "hash of another key")
+        guard let index = find(key, hash: hash) else { return .added(keyPosition: add(key, hash: hash, ops: KeyOps(consume op))) }
+        let visible = ops[index].filter(\.isVisible)
+        guard visible.isEmpty else { return .visible(visible) }
+        ops[index].appendSorted(op, actors: actors)
+        return .added(keyPosition: index)
+    }
+
+    /// What ``addUnlessVisible(_:to:hash:actors:)`` did.
+    enum LocalPut {
+        /// The op was added; the key is at `keyPosition` in the key order.
+        case added(keyPosition: Int)
+        /// The op was not added: the key has these visible ops.
+        case visible([Op])
+    }
+
+    /// Applies a map op to the ops of `key` (see ``KeyOps/apply(_:successor:actors:)``);
+    /// returns the key's position, nil for a delete of a key that never had
+    /// ops (which changes nothing and adds no key).
+    mutating func apply(_ change: ChangeOp, successor: Successor, to key: MapKey, hash: UInt64, actors: ActorTable) -> Int? {
+        assert(hash == Self.hash(key), "hash of another key")
+        let existing = find(key, hash: hash)
+        if existing == nil && change.action == .delete { return nil }
+        let index = existing ?? add(key, hash: hash)
+        ops[index].apply(change, successor: successor, actors: actors)
+        return index
     }
 
     /// The ops of the key at `index` in the key order (that of ``keys``).
@@ -80,53 +114,22 @@ struct MapEntries: Sendable {
 
     // MARK: Table
 
-    /// A slot holds the entry index + 1 in its low half and the high half
-    /// of the key's hash in its high half: probing past other keys then
-    /// reads only the slot array (one cache miss for a new key in a large map).
-    @inline(__always)
-    private static func slotValue(index: Int, hash: UInt64) -> UInt64 {
-        (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
-    }
-
     @inline(__always)
     private func find(_ key: MapKey, hash: UInt64) -> Int? {
-        guard !slots.isEmpty else { return nil }
-        let mask = slots.count - 1
-        let tag = hash & 0xFFFF_FFFF_0000_0000
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let stored = slots[slot]
-            if stored == 0 { return nil }
-            if stored & 0xFFFF_FFFF_0000_0000 == tag {
-                let index = Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1
-                if keys[index] == key { return index }
-            }
-            slot = (slot + 1) & mask
+        var probe = table.probe(hash)
+        while let position = table.nextCandidate(&probe) {
+            if keys[position] == key { return position }
         }
+        return nil
     }
 
     @discardableResult
     private mutating func add(_ key: MapKey, hash: UInt64, ops initial: consuming KeyOps = []) -> Int {
-        precondition(keys.count < Int(Int32.max), "map object full")
-        if (keys.count + 1) * 2 > slots.count { grow() }
-        let index = keys.count
+        let index = table.append(hash: hash)
         keys.append(key)
         ops.append(consume initial)  // moved: a copy retained each of the op's fields (~180 instructions a put)
-        hashes.append(hash)
-        place(index, hash: hash)
+        assert(keys.count == table.count && ops.count == table.count)
         return index
-    }
-
-    private mutating func place(_ index: Int, hash: UInt64) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = Self.slotValue(index: index, hash: hash)
-    }
-
-    private mutating func grow() {
-        slots = [UInt64](repeating: 0, count: Swift.max(8, slots.count * 2))
-        for index in hashes.indices { place(index, hash: hashes[index]) }
     }
 
     // MARK: Hashing

@@ -148,27 +148,9 @@ struct OpSet: Sendable {
         // A put that overwrites nothing: the common new key, added with its
         // op in one step.
         if change.predecessors.isEmpty && change.action != .delete {
-            return add(change.storedOp, toMapAt: index, key: key, hash: hash)
+            return objects[index].entries.add(change.storedOp, to: key, hash: hash, actors: actors)
         }
-        // One hash lookup, the ops modified in place.
-        let existing = objects[index].entries.index(of: key, hash: hash)
-        // A delete of a key that holds nothing leaves no entry behind.
-        if existing == nil && change.action == .delete { return nil }
-        let keyIndex = existing ?? objects[index].entries.add(key, hash: hash, new: [])
-        objects[index].entries[opsAt: keyIndex].apply(change, successor: successor, actors: actors)
-        return keyIndex
-    }
-
-    /// Adds `op`, which overwrites nothing, to the ops of `key` in the map at
-    /// `index` of the object table; returns the key's position.
-    private mutating func add(_ op: consuming Op, toMapAt index: Int, key: MapKey, hash: UInt64) -> Int {
-        if let keyIndex = objects[index].entries.index(of: key, hash: hash) {
-            // The key has ops (overwritten, or concurrent with `op`): it joins them.
-            objects[index].entries[opsAt: keyIndex].appendSorted(op, actors: actors)
-            return keyIndex
-        }
-        // Moved in: a copy retained each of the op's fields (~100 instructions).
-        return objects[index].entries.add(key, hash: hash, new: KeyOps(consume op))
+        return objects[index].entries.apply(change, successor: successor, to: key, hash: hash, actors: actors)
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
@@ -189,14 +171,17 @@ struct OpSet: Sendable {
             at: location)
     }
 
-    /// Applies a local put of a scalar to a map key that has no visible
-    /// op (`op` overwrites nothing, so it has no predecessors) and returns
-    /// the key's position: what ``apply(_:objectAt:keyHash:)`` does for
-    /// such an op, without a ``ChangeOp``.
-    mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, op: consuming Op) -> Int {
+    /// Applies a local put of a scalar to a map key unless the key has
+    /// visible ops, which are returned instead (see
+    /// ``MapEntries/addUnlessVisible(_:to:hash:actors:)``): what
+    /// ``apply(_:objectAt:keyHash:)`` does for a put that overwrites
+    /// nothing, without a ``ChangeOp``.
+    mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, op: consuming Op) -> MapEntries.LocalPut {
         precondition(!objects[index].kind.isSequence && op.action == .set, "not a value put into a map")
-        maxOp = max(maxOp, UInt64(op.id.counter))
-        return add(op, toMapAt: index, key: key, hash: hash)
+        let counter = UInt64(op.id.counter)
+        let outcome = objects[index].entries.addUnlessVisible(op, to: key, hash: hash, actors: actors)
+        if case .added = outcome { maxOp = max(maxOp, counter) }
+        return outcome
     }
 
     /// Applies a local insert of a value or mark anchor (no object made)

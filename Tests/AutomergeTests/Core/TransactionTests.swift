@@ -17,6 +17,7 @@ struct TransactionTests {
         try doc.put(obj: .ROOT, key: "k", value: .Int(2))
         try doc.delete(obj: .ROOT, key: "k")
         try doc.put(obj: .ROOT, key: "k", value: .Int(3))
+        try doc.put(obj: .ROOT, key: "k", value: .Int(3))  // the value it has: no op
         let list = try doc.putObject(obj: .ROOT, key: "l", ty: .List)
         try doc.insert(obj: list, index: 0, value: .Int(10))
         try doc.put(obj: list, index: 0, value: .Int(11))
