@@ -96,8 +96,7 @@ extension DocumentState {
                 try ops.applyLocalInsert(objectAt: object.index, after: reference, id: id, action: action, value: value,
                                          expand: expand, markName: markName)
             }
-            transaction!.appendInsert(object: object.id, reference: reference, action: action,
-                                      at: .insertedElement(object: Int32(object.index)))
+            transaction!.appendInsert(object: object.id, objectIndex: object.index, reference: reference, action: action)
         } else {
             try record(ChangeOp(id: id, object: object.id, key: .element(reference), insert: true, action: action,
                                 value: value, predecessors: [], expand: expand, markName: markName), objectAt: object.index)

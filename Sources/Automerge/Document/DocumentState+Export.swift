@@ -63,16 +63,12 @@ extension DocumentState {
             guard let object = ops.object(id) else { continue }
             let storedObject = id.isRoot ? nil : rows.stored(id)
             if object.kind.isSequence {
-                object.sequence.forEachLeaf { elements in
-                    guard let first = elements.baseAddress else { return }
-                    for element in first..<first + elements.count {
-                        let reference = element.pointee.reference
-                        rows.appendInsert(element, object: storedObject,
-                                          key: .element(reference.isRoot ? nil : rows.stored(reference)))
-                        if !element.pointee.updates.isEmpty {
-                            let key = StoredKey.element(rows.stored(element.pointee.id))
-                            for update in element.pointee.updates { rows.append(update, object: storedObject, key: key) }
-                        }
+                object.sequence.forEachInsert { element, reference in
+                    rows.appendInsert(element, object: storedObject,
+                                      key: .element(reference.isRoot ? nil : rows.stored(reference)))
+                    if !element.pointee.updates.isEmpty {
+                        let key = StoredKey.element(rows.stored(element.pointee.id))
+                        for update in element.pointee.updates { rows.append(update, object: storedObject, key: key) }
                     }
                 }
             } else {

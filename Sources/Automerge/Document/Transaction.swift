@@ -37,12 +37,13 @@ struct Transaction: Sendable {
         ops.append(PendingOp(target: target, action: op.action))
     }
 
-    /// Records an insert applied to the op set at `target` (see
+    /// Records an insert after `reference` into the sequence `object`, at
+    /// `objectIndex` of the op set's object table (see
     /// ``OpSet/applyLocalInsert(objectAt:after:id:action:value:expand:markName:)``).
-    mutating func appendInsert(object: OpId, reference: OpId, action: OpAction, at target: PendingOp.Target) {
+    mutating func appendInsert(object: OpId, objectIndex: Int, reference: OpId, action: OpAction) {
         mentionedActors.note(object)
         mentionedActors.note(reference)
-        ops.append(PendingOp(target: target, action: action))
+        ops.append(PendingOp(target: .insertedElement(object: Int32(objectIndex), reference: reference), action: action))
     }
 
     /// Records a value put that overwrote nothing, applied to the op set

@@ -126,7 +126,7 @@ struct OpSet: Sendable {
             guard kind.isSequence else { throw .notASequence(change.object) }
             if change.insert {
                 try applyInsert(objectAt: index, after: element, change: change)
-                target = .insertedElement(object: Int32(index))
+                target = .insertedElement(object: Int32(index), reference: element)
             } else {
                 try applyUpdate(objectAt: index, element: element, change: change, successor: successor)
                 target = .element(object: Int32(index), element: element)
@@ -166,9 +166,8 @@ struct OpSet: Sendable {
             throw .missingElement(reference)
         }
         objects[index].sequence.insert(
-            SequenceElement(id: id, reference: reference, action: action, value: value,
-                            expand: expand, markName: markName, successors: SuccessorList()),
-            at: location)
+            SequenceElement(id: id, action: action, value: value, expand: expand, markName: markName, successors: SuccessorList()),
+            after: reference, at: location)
     }
 
     /// Applies a local put of a scalar to a map key unless the key has

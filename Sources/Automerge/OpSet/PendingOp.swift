@@ -8,8 +8,10 @@ struct PendingOp: Sendable {
         /// map's key order (``MapEntries/subscript(opsAt:)``). A delete is only a
         /// successor of those ops.
         case mapKey(object: Int32, key: Int32)
-        /// An insert into a list or text: the element whose id is the op's.
-        case insertedElement(object: Int32)
+        /// An insert into a list or text: the element whose id is the op's,
+        /// inserted after `reference` (the op's key, which the element does
+        /// not hold; see ``SequenceElement/followsPrevious``).
+        case insertedElement(object: Int32, reference: OpId)
         /// A put, increment or delete of the list or text element `element`:
         /// among its updates, or (a delete) only a successor of its ops.
         case element(object: Int32, element: OpId)
@@ -67,11 +69,11 @@ extension OpSet {
                           insert: false, action: action, value: action == .delete ? .null : stored?.value ?? .null,
                           expand: false, markName: nil, predecessors: predecessors)
             }
-        case .insertedElement(let objectIndex):
+        case .insertedElement(let objectIndex, let reference):
             withObject(at: Int(objectIndex)) { object in
                 let location = readBackLocation(of: id, in: object.pointee.sequence, objectAt: Int(objectIndex), cursor: &cursor)
                 object.pointee.sequence.withElement(at: location) { element in
-                    sink.take(id: id, object: object.pointee.id, key: .element(element.pointee.reference), insert: true,
+                    sink.take(id: id, object: object.pointee.id, key: .element(reference), insert: true,
                               action: action, value: element.pointee.value, expand: element.pointee.expand,
                               markName: element.pointee.markName, predecessors: predecessors)
                 }

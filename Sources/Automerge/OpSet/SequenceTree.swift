@@ -17,6 +17,8 @@ struct SequenceTree: Sendable {
         var units: Int = 0
         /// The next leaf in order (leaves only).
         var next: Int32 = -1
+        /// The previous leaf in order (leaves only).
+        var previous: Int32 = -1
     }
 
     /// A place in the tree: a leaf and an index in it.
@@ -44,11 +46,19 @@ struct SequenceTree: Sendable {
     private(set) var elementCount = 0
     let width: WidthRule
     /// Where the last insert put its element, if it is still there (checked
-    /// on use: any later change may have moved it).
-    private var lastInserted: Location?
+    /// on use: any later change may have moved it); leaf -1 before any.
+    /// Not an optional: its tag byte made the tree 136 bytes, past the 128
+    /// that Swift copies in registers, and each read of a length through a
+    /// pointer to the object then called memcpy (~60 instructions a keystroke).
+    private var lastInserted = Location(leaf: -1, index: 0)
     /// How many elements are mark anchors: with none, inserts need not look
     /// past the insertion point for sticky anchors.
     private(set) var markCount = 0
+    /// The insert op's key of each element that did not go right after the
+    /// element now before it (see ``SequenceElement/followsPrevious``):
+    /// elements inserted after another than the one before them, and
+    /// elements that a later insert separated from the one they went after.
+    private(set) var explicitReferences: [OpId: OpId] = [:]
 
     init(width: WidthRule) {
         self.width = width
@@ -133,7 +143,9 @@ struct SequenceTree: Sendable {
     }
 
     /// Calls `body` with the element at `location` in place (a copy retains
-    /// and releases its value, updates and mark name).
+    /// and releases its value, updates and mark name). Inlined: called
+    /// through a pointer to the object out of line, it copied the tree.
+    @inline(__always)
     func withElement<R>(at location: Location, _ body: (UnsafePointer<SequenceElement>) -> R) -> R {
         nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { body($0.baseAddress! + location.index) }
     }
@@ -149,7 +161,8 @@ struct SequenceTree: Sendable {
     /// ``lastInserted`` if it still names an element (later changes may
     /// have moved or removed it).
     private var validLastInserted: Location? {
-        guard let recent = lastInserted, Int(recent.leaf) < nodes.count,
+        let recent = lastInserted
+        guard recent.leaf >= 0, Int(recent.leaf) < nodes.count,
               recent.index < nodes[Int(recent.leaf)].elements.count else { return nil }
         return recent
     }
@@ -316,9 +329,18 @@ struct SequenceTree: Sendable {
         if after != before && !unitsDeferred { addUnits(Int(after - before), from: location.leaf) }
     }
 
-    /// Inserts `element` at `location` (an index may equal the leaf's count).
-    mutating func insert(_ element: consuming SequenceElement, at location: Location) {
+    /// Inserts `element`, whose insert op went after `reference` (HEAD is
+    /// ``OpId/root``), at `location` (an index may equal the leaf's count).
+    mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location) {
         element.units = element.units(under: width)
+        let previous = idBefore(location)
+        element.followsPrevious = reference == previous
+        if !element.followsPrevious { explicitReferences[element.id] = reference }
+        // The element that followed `previous` now follows the new one.
+        if let next = existing(from: location), let nextId = idIfFollowsPrevious(at: next) {
+            nodes[Int(next.leaf)].elements[next.index].followsPrevious = false
+            explicitReferences[nextId] = previous
+        }
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
         if location.index == nodes[leaf].elements.count {
@@ -346,7 +368,7 @@ struct SequenceTree: Sendable {
     /// Appends an element at the very end (loading a document, whose rows
     /// are already in order). A full last leaf gets a new empty sibling
     /// rather than a split, so loaded leaves are full and no element moves.
-    mutating func append(_ element: consuming SequenceElement) {
+    mutating func append(_ element: consuming SequenceElement, after reference: OpId) {
         var node = root
         if let last = validLastInserted, nodes[Int(last.leaf)].isLeaf, nodes[Int(last.leaf)].next < 0 {
             node = last.leaf  // the last leaf, without a walk from the root
@@ -356,14 +378,13 @@ struct SequenceTree: Sendable {
         if nodes[Int(node)].elements.count >= Self.maxLeafElements {
             var fresh = Node(isLeaf: true)
             fresh.elements.reserveCapacity(Self.maxLeafElements)
-            fresh.next = nodes[Int(node)].next
             let freshIndex = Int32(nodes.count)
-            nodes[Int(node)].next = freshIndex
+            link(&fresh, at: freshIndex, after: node)
             nodes.append(fresh)
             attachSibling(freshIndex, after: node)
             node = freshIndex
         }
-        insert(element, at: Location(leaf: node, index: nodes[Int(node)].elements.count))
+        insert(element, after: reference, at: Location(leaf: node, index: nodes[Int(node)].elements.count))
     }
 
     /// The location just after the element `id`, or the very start for HEAD.
@@ -390,12 +411,20 @@ struct SequenceTree: Sendable {
         nodes[left].elements.removeSubrange(kept...)
         right.units = right.elements.reduce(0) { $0 + Int($1.units) }
         nodes[left].units -= right.units
-        right.next = nodes[left].next
         let rightIndex = Int32(nodes.count)
-        nodes[left].next = rightIndex
+        link(&right, at: rightIndex, after: leaf)
         if indexed { for element in right.elements { leafOfElement[element.id] = rightIndex } }
         nodes.append(right)
         attachSibling(rightIndex, after: leaf)
+    }
+
+    /// Links `fresh`, a new leaf to be stored at `index`, into the chain of
+    /// leaves right after `leaf`.
+    private mutating func link(_ fresh: inout Node, at index: Int32, after leaf: Int32) {
+        fresh.previous = leaf
+        fresh.next = nodes[Int(leaf)].next
+        if fresh.next >= 0 { nodes[Int(fresh.next)].previous = index }
+        nodes[Int(leaf)].next = index
     }
 
     /// Puts `sibling` right after `node` in `node`'s parent, growing the tree
