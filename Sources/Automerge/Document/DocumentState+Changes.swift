@@ -194,7 +194,7 @@ extension DocumentState {
             if let object = ops.object(op.object) {
                 switch op.key {
                 case .map(let key):
-                    for old in object.entries[key] ?? [] { existing.insert(old.id) }
+                    if let ops = object.entries[key] { for old in ops { existing.insert(old.id) } }
                 case .element(let element):
                     if let location = object.sequence.location(of: element) {
                         let target = object.sequence[location]

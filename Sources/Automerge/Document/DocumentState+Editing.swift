@@ -11,14 +11,13 @@ extension DocumentState {
         let mapKey = MapKey(key)
         let hash = MapEntries.hash(mapKey)  // once, for the lookup and the apply
         if action == .set, let id = nextOpIdInOpenTransaction {
-            // A value put in an open transaction (nearly always): its op is
-            // built first, then added in the same lookup that checks whether
-            // the key has visible ops (nearly always a new key), with no
-            // ChangeOp. The lookup goes through the op set in place: reading
-            // the key's ops through a pointer to the object first copied
-            // the whole map table, a retain and release of each array.
-            let op = Op(id: id, action: .set, insert: false, key: .map(mapKey), value: value)
-            switch ops.applyLocalMapSet(objectAt: object.index, key: mapKey, hash: hash, op: op) {
+            // A value put in an open transaction (nearly always): its op id
+            // is known first, so the op is added in the same lookup that
+            // checks whether the key has visible ops (nearly always a new
+            // key), with no ChangeOp. The lookup goes through the op set in
+            // place: reading the key's ops through a pointer to the object
+            // first copied the whole map table, a retain and release of each array.
+            switch ops.applyLocalMapSet(objectAt: object.index, key: mapKey, hash: hash, put: id, value: value) {
             case .added(let keyPosition):
                 transaction!.appendMapSet(object: object.id, at: .mapKey(object: Int32(object.index), key: Int32(keyPosition)))
                 return id

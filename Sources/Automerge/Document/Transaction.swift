@@ -47,7 +47,7 @@ struct Transaction: Sendable {
     }
 
     /// Records a value put that overwrote nothing, applied to the op set
-    /// at `target` (see ``OpSet/applyLocalMapSet(objectAt:key:hash:op:)``).
+    /// at `target` (see ``OpSet/applyLocalMapSet(objectAt:key:hash:put:value:)``).
     mutating func appendMapSet(object: OpId, at target: PendingOp.Target) {
         mentionedActors.note(object)
         ops.append(PendingOp(target: target, action: .set))

@@ -1,22 +1,61 @@
-/// The ops of one map key, sorted by op id.
+/// One map key with its ops, sorted by op id. Never empty: a key is added
+/// with its first op.
 ///
-/// Most keys only ever hold one op (a put that nothing overwrote), so one
-/// op is kept inline and a second one moves them into an array: a new key
-/// then costs no allocation of its own (an array per key was a tenth of a
-/// put of a new key, and its 144 bytes of heap were fresh pages to fault in).
-struct KeyOps: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral, Sendable {
+/// Most keys only ever hold one op, a plain value put that nothing
+/// overwrote, so that op is kept inline, without the fields a map op never
+/// uses (its key is the key, stored once; no insert flag, mark name or
+/// expand flag), and a second op (or one that does use them) moves the ops
+/// into an array. A key then costs 64 bytes and no allocation of its own:
+/// an array per key was a tenth of a put of a new key, and an inline
+/// 96-byte ``Op`` beside the key was a third of the fresh memory a put
+/// wrote.
+struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
+    /// The one op of a key, without its key and the fields that only
+    /// sequence ops use.
+    private struct PlainOp: Sendable {
+        var id: OpId
+        var value: Primitive
+        var action: OpAction
+        var successors: SuccessorList
+
+        init(id: OpId, value: Primitive, action: OpAction, successors: SuccessorList) {
+            self.id = id
+            self.value = value
+            self.action = action
+            self.successors = successors
+        }
+
+        /// `op` as a plain op, or nil if it uses a field a plain op lacks.
+        init?(_ op: borrowing Op) {
+            guard !op.insert, !op.expand, op.markName == nil else { return nil }
+            id = op.id
+            value = op.value
+            action = op.action
+            successors = op.successors
+        }
+    }
+
     private enum Storage: Sendable {
-        case one(Op)
+        case one(PlainOp)
         case many([Op])
     }
 
+    /// The key.
+    let key: MapKey
     private var storage: Storage
 
-    /// A key holding just `op`.
-    init(_ op: Op) { storage = .one(op) }
+    /// `key` holding just a value put that nothing overwrote yet.
+    init(key: MapKey, put id: OpId, value: Primitive) {
+        self.key = key
+        storage = .one(PlainOp(id: id, value: value, action: .set, successors: SuccessorList()))
+    }
 
-    /// A key holding `ops`, which must be sorted by op id.
-    init(arrayLiteral ops: Op...) { storage = ops.count == 1 ? .one(ops[0]) : .many(ops) }
+    /// `key` holding just `op`, whose key it is.
+    init(_ op: Op) {
+        guard case .map(let key) = op.key else { preconditionFailure("a map key's op with an element key") }
+        self.key = key
+        storage = PlainOp(op).map(Storage.one) ?? .many([op])
+    }
 
     var startIndex: Int { 0 }
 
@@ -32,7 +71,7 @@ struct KeyOps: RandomAccessCollection, MutableCollection, ExpressibleByArrayLite
             switch storage {
             case .one(let op):
                 precondition(position == 0, "index out of range")
-                return op
+                return Op(id: op.id, action: op.action, insert: false, key: .map(key), value: op.value, successors: op.successors)
             case .many(let ops):
                 return ops[position]
             }
@@ -40,12 +79,13 @@ struct KeyOps: RandomAccessCollection, MutableCollection, ExpressibleByArrayLite
         _modify {
             // The payload is moved out while it changes, so that the op's
             // successors (or the array) stay uniquely referenced and change
-            // in place.
+            // in place. An inline op is changed as an ``Op`` and kept inline
+            // if it can be.
             switch storage {
-            case .one(var op):
-                precondition(position == 0, "index out of range")
+            case .one:
+                var op = self[position]
                 storage = .many([])
-                defer { storage = .one(op) }
+                defer { storage = PlainOp(op).map(Storage.one) ?? .many([op]) }
                 yield &op
             case .many(var ops):
                 storage = .many([])
@@ -55,33 +95,45 @@ struct KeyOps: RandomAccessCollection, MutableCollection, ExpressibleByArrayLite
         }
     }
 
-    /// Adds `op`, keeping op id order: nearly always the newest op, appended.
+    /// Adds `op`, of this key, keeping op id order: nearly always the
+    /// newest op, appended.
     mutating func appendSorted(_ op: Op, actors: ActorTable) {
+        assert(op.key == .map(key), "an op of another key")
         let position = Op.sortedPosition(of: op, in: self, actors: actors)
         switch storage {
-        case .one(let first):
+        case .one:
+            let first = self[0]
             storage = .many(position == 0 ? [op, first] : [first, op])
         case .many(var ops):
             storage = .many([])
-            if ops.isEmpty {
-                storage = .one(op)
-            } else {
-                if position == ops.count { ops.append(op) } else { ops.insert(op, at: position) }
-                storage = .many(ops)
+            if position == ops.count { ops.append(op) } else { ops.insert(op, at: position) }
+            storage = .many(ops)
+        }
+    }
+
+    /// Records `successor` on each op whose id is in `predecessors`.
+    private mutating func addSuccessor(_ successor: Successor, toOpsIn predecessors: [OpId], actors: ActorTable) {
+        switch storage {
+        case .one(var op):
+            guard predecessors.contains(op.id) else { return }
+            storage = .many([])  // the successor list, uniquely held, grows in place
+            op.successors.insert(successor, actors: actors)
+            storage = .one(op)
+        case .many(var ops):
+            storage = .many([])
+            for i in ops.indices where predecessors.contains(ops[i].id) {
+                ops[i].addSuccessor(successor, actors: actors)
             }
+            storage = .many(ops)
         }
     }
 }
 
 extension KeyOps {
-    /// Applies a map op to the ops of its key: the ops it overwrites get it
+    /// Applies a map op of this key to its ops: the ops it overwrites get it
     /// as a successor, and it joins them unless it is a delete.
     mutating func apply(_ change: ChangeOp, successor: Successor, actors: ActorTable) {
-        if !change.predecessors.isEmpty {
-            for i in indices where change.predecessors.contains(self[i].id) {
-                self[i].addSuccessor(successor, actors: actors)
-            }
-        }
+        if !change.predecessors.isEmpty { addSuccessor(successor, toOpsIn: change.predecessors, actors: actors) }
         if change.action != .delete { appendSorted(change.storedOp, actors: actors) }
     }
 }

@@ -9,19 +9,20 @@
 /// that collide. Keys are never removed: a deleted key keeps its ops (they
 /// carry the delete as a successor).
 struct MapEntries: Sendable {
-    /// Every key, in the order it was added (in chunks, like ``ops``).
-    private(set) var keys = ChunkedList<MapKey>()
-    /// The ops of `keys[i]`, in chunks: a million keys' ops (inline, see
-    /// ``KeyOps``) in an array grown by doubling wrote twice their bytes
-    /// into fresh pages (see ``ChunkedList``).
+    /// Every key with its ops, in the order the keys were added, in chunks:
+    /// a million keys' ops (inline, see ``KeyOps``) in an array grown by
+    /// doubling wrote twice their bytes into fresh pages (see ``ChunkedList``).
     private var ops = ChunkedList<KeyOps>()
     /// Where each key is, by its hash.
     private var table = MapKeyTable()
 
     init() {}
 
-    var count: Int { keys.count }
-    var isEmpty: Bool { keys.isEmpty }
+    var count: Int { ops.count }
+    var isEmpty: Bool { ops.isEmpty }
+
+    /// Every key, in the order it was added.
+    var keys: LazyMapCollection<ChunkedList<KeyOps>, MapKey> { ops.lazy.map(\.key) }
 
     /// The ops of `key`, or nil if the key never had any.
     subscript(key: MapKey) -> KeyOps? { self[key, hash: Self.hash(key)] }
@@ -35,24 +36,6 @@ struct MapEntries: Sendable {
             assert(hash == Self.hash(key), "hash of another key")
             guard let index = find(key, hash: hash) else { return nil }
             return ops[index]
-        }
-    }
-
-    /// The ops of `key` for reading and writing in place, added empty if
-    /// the key has none yet.
-    subscript(key: MapKey, default empty: KeyOps) -> KeyOps {
-        get { self[key] ?? empty }
-        _modify { yield &self[key, hash: Self.hash(key), default: empty] }
-    }
-
-    /// The ops of `key`, whose ``hash(_:)`` is `hash`, in place; added empty
-    /// if the key has none yet.
-    subscript(key: MapKey, hash hash: UInt64, default empty: KeyOps) -> KeyOps {
-        get { self[key, hash: hash] ?? empty }
-        _modify {
-            assert(hash == Self.hash(key), "hash of another key")
-            let index = find(key, hash: hash) ?? add(key, hash: hash)
-            yield &ops[index]
         }
     }
 
@@ -70,23 +53,26 @@ struct MapEntries: Sendable {
             ops[index].appendSorted(op, actors: actors)
             return index
         }
-        return add(key, hash: hash, ops: KeyOps(consume op))
+        return add(KeyOps(consume op), hash: hash)
     }
 
     /// Adds `op`, a local put of a scalar, to the ops of `key` (whose
     /// ``hash(_:)`` is `hash`) unless the key has ops visible now: then
-    /// `op` is dropped and those ops are returned, for the caller to resolve
-    /// the put as an overwrite. One lookup for the check and the add.
-    mutating func addUnlessVisible(_ op: consuming Op, to key: MapKey, hash: UInt64, actors: ActorTable) -> LocalPut {
+    /// nothing changes and those ops are returned, for the caller to resolve
+    /// the put as an overwrite. One lookup for the check and the add; the
+    /// op is given by its fields, as a new key stores it (no ``Op`` built).
+    mutating func addUnlessVisible(put id: OpId, value: Primitive, to key: MapKey, hash: UInt64, actors: ActorTable) -> LocalPut {
         assert(hash == Self.hash(key), "hash of another key")
-        guard let index = find(key, hash: hash) else { return .added(keyPosition: add(key, hash: hash, ops: KeyOps(consume op))) }
+        guard let index = find(key, hash: hash) else {
+            return .added(keyPosition: add(KeyOps(key: key, put: id, value: value), hash: hash))
+        }
         let visible = ops[index].filter(\.isVisible)
         guard visible.isEmpty else { return .visible(visible) }
-        ops[index].appendSorted(op, actors: actors)
+        ops[index].appendSorted(Op(id: id, action: .set, insert: false, key: .map(key), value: value), actors: actors)
         return .added(keyPosition: index)
     }
 
-    /// What ``addUnlessVisible(_:to:hash:actors:)`` did.
+    /// What ``addUnlessVisible(put:value:to:hash:actors:)`` did.
     enum LocalPut {
         /// The op was added; the key is at `keyPosition` in the key order.
         case added(keyPosition: Int)
@@ -99,14 +85,16 @@ struct MapEntries: Sendable {
     /// ops (which changes nothing and adds no key).
     mutating func apply(_ change: ChangeOp, successor: Successor, to key: MapKey, hash: UInt64, actors: ActorTable) -> Int? {
         assert(hash == Self.hash(key), "hash of another key")
-        let existing = find(key, hash: hash)
-        if existing == nil && change.action == .delete { return nil }
-        let index = existing ?? add(key, hash: hash)
-        ops[index].apply(change, successor: successor, actors: actors)
-        return index
+        if let index = find(key, hash: hash) {
+            ops[index].apply(change, successor: successor, actors: actors)
+            return index
+        }
+        // A new key: nothing to overwrite, and a delete adds nothing.
+        if change.action == .delete { return nil }
+        return add(KeyOps(change.storedOp), hash: hash)
     }
 
-    /// The ops of the key at `index` in the key order (that of ``keys``).
+    /// The key at `index` in the key order (that of ``keys``), with its ops.
     subscript(opsAt index: Int) -> KeyOps {
         get { ops[index] }
         _modify { yield &ops[index] }
@@ -118,17 +106,17 @@ struct MapEntries: Sendable {
     private func find(_ key: MapKey, hash: UInt64) -> Int? {
         var probe = table.probe(hash)
         while let position = table.nextCandidate(&probe) {
-            if keys[position] == key { return position }
+            if ops.withElement(at: position, { $0.pointee.key == key }) { return position }
         }
         return nil
     }
 
-    @discardableResult
-    private mutating func add(_ key: MapKey, hash: UInt64, ops initial: consuming KeyOps = []) -> Int {
+    /// Adds a key that the map does not hold, with its ops; returns its position.
+    private mutating func add(_ keyOps: consuming KeyOps, hash: UInt64) -> Int {
+        assert(hash == Self.hash(keyOps.key), "hash of another key")
         let index = table.append(hash: hash)
-        keys.append(key)
-        ops.append(consume initial)  // moved: a copy retained each of the op's fields (~180 instructions a put)
-        assert(keys.count == table.count && ops.count == table.count)
+        ops.append(consume keyOps)  // moved: a copy retained each of the op's fields (~180 instructions a put)
+        assert(ops.count == table.count)
         return index
     }
 
@@ -180,6 +168,6 @@ struct MapEntries: Sendable {
 extension MapEntries: Sequence {
     /// Each key with its ops, in the order the keys were added.
     func makeIterator() -> some IteratorProtocol<(key: MapKey, value: KeyOps)> {
-        zip(keys, ops).lazy.map { (key: $0, value: $1) }.makeIterator()
+        ops.lazy.map { (key: $0.key, value: $0) }.makeIterator()
     }
 }

@@ -75,7 +75,7 @@ extension OpSet {
                 guard !kind.isSequence else { throw .invalidKey(row: row, reason: "a map key in a list or text") }
                 let mapOp = Op(id: id, action: action, insert: false, key: .map(key), value: value,
                                expand: op.expand, markName: markName, successors: successors)
-                opSet.objects[currentIndex].entries[key, default: []].appendSorted(mapOp, actors: opSet.actors)
+                _ = opSet.objects[currentIndex].entries.add(mapOp, to: key, hash: MapEntries.hash(key), actors: opSet.actors)
             } else {
                 guard kind.isSequence else { throw .invalidKey(row: row, reason: "an element id in a map") }
                 let target = try op.element.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root

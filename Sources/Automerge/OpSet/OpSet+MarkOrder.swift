@@ -24,7 +24,8 @@ extension OpSet {
             // them by key (UTF-8 order), then by op id. Found by fuzzing:
             // Corpus/load/mark-end-on-a-map-key.
             for key in object.entries.keys.sorted() where inOrder {
-                for op in object.entries[key] ?? [] { visit(id: op.id, action: op.action, isBegin: op.markName != nil) }
+                guard let ops = object.entries[key] else { continue }
+                for op in ops { visit(id: op.id, action: op.action, isBegin: op.markName != nil) }
             }
             return inOrder
         }

@@ -175,11 +175,10 @@ struct OpSet: Sendable {
     /// ``MapEntries/addUnlessVisible(_:to:hash:actors:)``): what
     /// ``apply(_:objectAt:keyHash:)`` does for a put that overwrites
     /// nothing, without a ``ChangeOp``.
-    mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, op: consuming Op) -> MapEntries.LocalPut {
-        precondition(!objects[index].kind.isSequence && op.action == .set, "not a value put into a map")
-        let counter = UInt64(op.id.counter)
-        let outcome = objects[index].entries.addUnlessVisible(op, to: key, hash: hash, actors: actors)
-        if case .added = outcome { maxOp = max(maxOp, counter) }
+    mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, put id: OpId, value: Primitive) -> MapEntries.LocalPut {
+        precondition(!objects[index].kind.isSequence, "not a map")
+        let outcome = objects[index].entries.addUnlessVisible(put: id, value: value, to: key, hash: hash, actors: actors)
+        if case .added = outcome { maxOp = max(maxOp, UInt64(id.counter)) }
         return outcome
     }
 

@@ -65,7 +65,7 @@ extension OpSet {
         case .mapKey(let objectIndex, let keyIndex):
             withObject(at: Int(objectIndex)) { object in
                 let stored = Self.find(id, among: object.pointee.entries[opsAt: Int(keyIndex)], predecessors: &predecessors)
-                sink.take(id: id, object: object.pointee.id, key: .map(object.pointee.entries.keys[Int(keyIndex)]),
+                sink.take(id: id, object: object.pointee.id, key: .map(object.pointee.entries[opsAt: Int(keyIndex)].key),
                           insert: false, action: action, value: action == .delete ? .null : stored?.value ?? .null,
                           expand: false, markName: nil, predecessors: predecessors)
             }

@@ -48,6 +48,16 @@ struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, Mutable
         }
     }
 
+    /// Calls `body` with the element at `index` in place (a copy would
+    /// retain and release what the element refers to).
+    @inline(__always)
+    func withElement<R>(at index: Int, _ body: (UnsafePointer<Element>) -> R) -> R {
+        precondition(index >= 0 && index < count, "index out of range")
+        let chunk = index >> Self.chunkShift, offset = index & (Self.chunkCapacity - 1)
+        if chunk < full.count { return full[chunk].withUnsafeBufferPointer { body($0.baseAddress! + offset) } }
+        return tail.withUnsafeBufferPointer { body($0.baseAddress! + offset) }
+    }
+
     /// Adds `element` at the end.
     mutating func append(_ element: consuming Element) {
         if tail.count == Self.chunkCapacity {

@@ -31,7 +31,7 @@ struct CompactOpStorageTests {
             default: key = "\(counter)"
             }
             if model[Array(key.utf8)] == nil { order.append(key) }
-            entries[MapKey(key), default: []].appendSorted(Self.op(counter, key), actors: actors)
+            _ = entries.add(Self.op(counter, key), to: MapKey(key), hash: MapEntries.hash(MapKey(key)), actors: actors)
             model[Array(key.utf8), default: []].append(Self.op(counter, key))
         }
         #expect(entries.count == model.count)
@@ -93,10 +93,27 @@ struct CompactOpStorageTests {
         ops[3].addSuccessor(Successor(id: OpId(counter: 11, actor: 0)), actors: actors)
         #expect(!ops[3].isVisible && ops[2].isVisible)
 
-        var empty: KeyOps = []
-        #expect(empty.isEmpty)
-        empty.appendSorted(Self.op(3, "k"), actors: actors)
-        #expect(empty.map(\.id.counter) == [3])
+        #expect(ops.allSatisfy { $0.key == .map(MapKey("k")) })
+    }
+
+    @Test func aKeysInlineOpReadsBackWithEveryFieldAndAnOpUsingSequenceFieldsIsKeptWhole() {
+        var actors = ActorTable()
+        _ = actors.intern(ActorId())
+        let plain = Self.op(4, "k")
+        #expect(Array(KeyOps(plain)) == [plain])
+        // A mark op on a map key (a hostile file can hold one) keeps its name and flag.
+        let mark = Op(id: OpId(counter: 6, actor: 0), action: .mark, insert: false, key: .map(MapKey("k")),
+                      value: .bool(true), expand: true, markName: "bold")
+        var ops = KeyOps(mark)
+        #expect(Array(ops) == [mark])
+        ops[0].addSuccessor(Successor(id: OpId(counter: 8, actor: 0)), actors: actors)
+        #expect(ops[0].markName == "bold" && ops[0].expand && ops[0].successors.count == 1)
+        var counter = KeyOps(Op(id: OpId(counter: 1, actor: 0), action: .set, insert: false, key: .map(MapKey("n")), value: .counter(1)))
+        counter.apply(ChangeOp(id: OpId(counter: 2, actor: 0), object: .root, key: .map(MapKey("n")), insert: false, action: .increment,
+                               value: .int(5), predecessors: [OpId(counter: 1, actor: 0)]),
+                      successor: Successor(id: OpId(counter: 2, actor: 0), increment: 5), actors: actors)
+        // The increment is stored after the counter (documents keep it as a row) and is its successor.
+        #expect(counter.map(\.id.counter) == [1, 2] && counter[0].counterValue(at: nil) == 6 && counter[0].isVisible)
     }
 
     @Test func successorListsStaySortedAndKeepIncrements() {
