@@ -81,8 +81,8 @@ extension OpSet {
                 let target = try op.element.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
                 if op.insert {
                     opSet.objects[currentIndex].sequence.append(
-                        SequenceElement(id: id, action: action, value: value, expand: op.expand, markName: markName,
-                                        successors: successors),
+                        SequenceElement(id: id, reference: target, action: action, value: value, expand: op.expand,
+                                        markName: markName, successors: successors),
                         after: target)
                 } else {
                     let update = Op(id: id, action: action, insert: false, key: .element(target), value: value,

@@ -166,7 +166,8 @@ struct OpSet: Sendable {
             throw .missingElement(reference)
         }
         objects[index].sequence.insert(
-            SequenceElement(id: id, action: action, value: value, expand: expand, markName: markName, successors: SuccessorList()),
+            SequenceElement(id: id, reference: reference, action: action, value: value, expand: expand, markName: markName,
+                            successors: SuccessorList()),
             after: reference, at: location)
     }
 

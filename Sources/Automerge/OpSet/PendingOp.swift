@@ -9,8 +9,8 @@ struct PendingOp: Sendable {
         /// successor of those ops.
         case mapKey(object: Int32, key: Int32)
         /// An insert into a list or text: the element whose id is the op's,
-        /// inserted after `reference` (the op's key, which the element does
-        /// not hold; see ``SequenceElement/followsPrevious``).
+        /// inserted after `reference` (the op's key, which the element may
+        /// not hold; see ``SequenceElement/reference``).
         case insertedElement(object: Int32, reference: OpId)
         /// A put, increment or delete of the list or text element `element`:
         /// among its updates, or (a delete) only a successor of its ops.

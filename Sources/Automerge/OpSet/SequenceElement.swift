@@ -8,11 +8,12 @@
 /// live behind a reference and one successor is stored inline. That takes
 /// an element from 104 bytes plus an array per deleted element to 72.
 ///
-/// The insert op's key, the element it went after, is not stored either:
-/// nearly always it is the element right before this one (97% of the
-/// editing trace's), so the ``SequenceTree`` keeps only a flag here and the
-/// others apart (see ``SequenceTree/forEachInsert(_:)``). That makes an element
-/// 64 bytes, a cache line: 1.4 MB less for the trace document.
+/// The insert op's key, the element it went after, is packed into the
+/// bytes that padding after the value would take: its counter and a 16-bit
+/// actor index. That makes an element 64 bytes, a cache line (1.4 MB less
+/// for the trace document than with a whole ``OpId``); the rare key whose
+/// actor index does not fit is kept by the ``SequenceTree``
+/// (``SequenceTree/forEachInsert(_:)`` reads every key).
 struct SequenceElement: Sendable {
     /// The insert op's id, which is the element's id.
     let id: OpId
@@ -21,20 +22,28 @@ struct SequenceElement: Sendable {
     let action: OpAction
     /// For mark anchors: expand-before on a begin, expand-after on an end.
     let expand: Bool
-    /// Whether the insert op went after the element right before this one
-    /// in the sequence (deleted ones included), or after HEAD for the
-    /// first; else the tree holds the reference. Maintained by the tree.
-    var followsPrevious = false
     /// Width of the element now, in the owning sequence's index units.
     var units: Int32 = 0
     /// The insert op's value.
     let value: Primitive
+    // The insert op's key (see ``reference``), declared here so that it
+    // fills the 7 bytes after the value's tag.
+    private let referenceActor: UInt16
+    private let referenceCounter: UInt32
     var updates: [Op] = []
     private let markNameStorage: MarkName?
 
     /// An element from its insert op's fields.
-    init(id: OpId, action: OpAction, value: Primitive, expand: Bool, markName: String?, successors: SuccessorList) {
+    init(id: OpId, reference: OpId, action: OpAction, value: Primitive, expand: Bool, markName: String?,
+         successors: SuccessorList) {
         self.id = id
+        if reference.actor < UInt32(Self.wideActor) {
+            referenceActor = UInt16(reference.actor)
+            referenceCounter = reference.counter
+        } else {
+            referenceActor = Self.wideActor
+            referenceCounter = 0
+        }
         self.successors = successors
         self.action = action
         self.expand = expand
@@ -42,16 +51,25 @@ struct SequenceElement: Sendable {
         markNameStorage = markName.map(MarkName.init)
     }
 
+    /// The packed actor index of a key the element does not hold.
+    private static let wideActor = UInt16.max
+
+    /// The element the insert op went after (``OpId/root`` for HEAD), or nil
+    /// if its actor index is too large to be packed here: then the tree has it.
+    var reference: OpId? {
+        referenceActor == Self.wideActor ? nil : OpId(counter: referenceCounter, actor: UInt32(referenceActor))
+    }
+
     /// The name of a mark begin anchor; nil for an end anchor or any other op.
     var markName: String? { markNameStorage?.string }
 
     var isMark: Bool { action == .mark }
 
-    /// The insert op as an ``Op``, for reading its value: its key, which
-    /// the element does not hold, is given as HEAD (the tree has the real
-    /// one, ``SequenceTree/forEachInsert(_:)``, and a transaction its own).
+    /// The insert op as an ``Op``, for reading its value: its key is given
+    /// as HEAD where the element does not hold it (``reference``; encoders
+    /// read keys through ``SequenceTree/forEachInsert(_:)``).
     var insertOp: Op {
-        Op(id: id, action: action, insert: true, key: .element(.root), value: value,
+        Op(id: id, action: action, insert: true, key: .element(reference ?? .root), value: value,
            expand: expand, markName: markName, successors: successors)
     }
 

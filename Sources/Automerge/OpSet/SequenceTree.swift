@@ -17,8 +17,6 @@ struct SequenceTree: Sendable {
         var units: Int = 0
         /// The next leaf in order (leaves only).
         var next: Int32 = -1
-        /// The previous leaf in order (leaves only).
-        var previous: Int32 = -1
     }
 
     /// A place in the tree: a leaf and an index in it.
@@ -54,11 +52,9 @@ struct SequenceTree: Sendable {
     /// How many elements are mark anchors: with none, inserts need not look
     /// past the insertion point for sticky anchors.
     private(set) var markCount = 0
-    /// The insert op's key of each element that did not go right after the
-    /// element now before it (see ``SequenceElement/followsPrevious``):
-    /// elements inserted after another than the one before them, and
-    /// elements that a later insert separated from the one they went after.
-    private(set) var explicitReferences: [OpId: OpId] = [:]
+    /// The insert op's key of each element that cannot hold it (its actor
+    /// index needs more than 16 bits; see ``SequenceElement/reference``).
+    private(set) var wideReferences: [OpId: OpId] = [:]
 
     init(width: WidthRule) {
         self.width = width
@@ -332,15 +328,9 @@ struct SequenceTree: Sendable {
     /// Inserts `element`, whose insert op went after `reference` (HEAD is
     /// ``OpId/root``), at `location` (an index may equal the leaf's count).
     mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location) {
+        assert(element.reference == nil || element.reference == reference, "an element made with another key")
         element.units = element.units(under: width)
-        let previous = idBefore(location)
-        element.followsPrevious = reference == previous
-        if !element.followsPrevious { explicitReferences[element.id] = reference }
-        // The element that followed `previous` now follows the new one.
-        if let next = existing(from: location), let nextId = idIfFollowsPrevious(at: next) {
-            nodes[Int(next.leaf)].elements[next.index].followsPrevious = false
-            explicitReferences[nextId] = previous
-        }
+        if element.reference == nil { wideReferences[element.id] = reference }
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
         if location.index == nodes[leaf].elements.count {
@@ -378,8 +368,9 @@ struct SequenceTree: Sendable {
         if nodes[Int(node)].elements.count >= Self.maxLeafElements {
             var fresh = Node(isLeaf: true)
             fresh.elements.reserveCapacity(Self.maxLeafElements)
+            fresh.next = nodes[Int(node)].next
             let freshIndex = Int32(nodes.count)
-            link(&fresh, at: freshIndex, after: node)
+            nodes[Int(node)].next = freshIndex
             nodes.append(fresh)
             attachSibling(freshIndex, after: node)
             node = freshIndex
@@ -411,20 +402,12 @@ struct SequenceTree: Sendable {
         nodes[left].elements.removeSubrange(kept...)
         right.units = right.elements.reduce(0) { $0 + Int($1.units) }
         nodes[left].units -= right.units
+        right.next = nodes[left].next
         let rightIndex = Int32(nodes.count)
-        link(&right, at: rightIndex, after: leaf)
+        nodes[left].next = rightIndex
         if indexed { for element in right.elements { leafOfElement[element.id] = rightIndex } }
         nodes.append(right)
         attachSibling(rightIndex, after: leaf)
-    }
-
-    /// Links `fresh`, a new leaf to be stored at `index`, into the chain of
-    /// leaves right after `leaf`.
-    private mutating func link(_ fresh: inout Node, at index: Int32, after leaf: Int32) {
-        fresh.previous = leaf
-        fresh.next = nodes[Int(leaf)].next
-        if fresh.next >= 0 { nodes[Int(fresh.next)].previous = index }
-        nodes[Int(leaf)].next = index
     }
 
     /// Puts `sibling` right after `node` in `node`'s parent, growing the tree

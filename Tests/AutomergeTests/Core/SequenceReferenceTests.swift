@@ -1,14 +1,14 @@
 import Testing
 @_spi(Conformance) @testable import Automerge
 
-/// A sequence element does not store the element its insert op went after
-/// (the op's key): the tree keeps a flag for the usual case, the element
-/// right before it, and the others apart. Saves, changes and merges depend
-/// on getting every key back exactly.
+/// A sequence element packs the element its insert op went after (the
+/// op's key) into 6 bytes, a 16-bit actor index; the tree keeps the keys
+/// whose actor index does not fit. Saves, changes and merges depend on
+/// getting every key back exactly.
 @Suite("Insert references of sequence elements")
 struct SequenceReferenceTests {
-    private static func element(_ counter: UInt32) -> SequenceElement {
-        SequenceElement(id: OpId(counter: counter, actor: 0), action: .set, value: .int(Int64(counter)),
+    private static func element(_ id: OpId, after reference: OpId) -> SequenceElement {
+        SequenceElement(id: id, reference: reference, action: .set, value: .int(Int64(id.counter)),
                         expand: false, markName: nil, successors: SuccessorList())
     }
 
@@ -18,36 +18,42 @@ struct SequenceReferenceTests {
         return result
     }
 
-    @Test("typing, jumps back into the text and inserts at HEAD each read back the element they went after", arguments: [UInt64(3), 17, 40])
-    func insertsInTheMiddleKeepTheirReferences(seed: UInt64) throws {
+    @Test("typing, jumps, inserts at HEAD and keys of actors past 16 bits each read back the element they went after",
+          arguments: [UInt64(3), 17, 40])
+    func everyInsertReadsBackItsKey(seed: UInt64) throws {
         var random = StorageTestRandom(seed: seed)  // seeded, so a failure names a reproducible case
         var tree = SequenceTree(width: WidthRule(isText: false, encoding: .unicodeScalar))
         var model: [(id: OpId, reference: OpId)] = []
         var last = OpId.root
+        // Actor indices on both sides of the packed 16 bits (65,535 is the
+        // "not packed" mark, so it must not pack either).
+        let actors: [UInt32] = [0, 1, 65_534, 65_535, 70_000]
         for counter in UInt32(1)...3_000 {
             // Mostly typing after the last insert; sometimes after a random
-            // element (which separates its follower from it) or at HEAD.
+            // element or at HEAD.
             let reference: OpId
             switch random.next() % 10 {
             case 0: reference = .root
             case 1, 2: reference = model.isEmpty ? .root : model[Int(random.next() % UInt64(model.count))].id
             default: reference = last
             }
+            let id = OpId(counter: counter, actor: actors[Int(random.next() % UInt64(actors.count))])
             let location = try #require(tree.locationAfter(reference))
-            tree.insert(Self.element(counter), after: reference, at: location)
+            tree.insert(Self.element(id, after: reference), after: reference, at: location)
             let position = reference.isRoot ? 0 : model.firstIndex { $0.id == reference }! + 1
-            model.insert((OpId(counter: counter, actor: 0), reference), at: position)
-            last = OpId(counter: counter, actor: 0)
+            model.insert((id, reference), at: position)
+            last = id
         }
         let read = Self.inserts(of: tree)
         #expect(read.map(\.id) == model.map(\.id))
         #expect(read.map(\.reference) == model.map(\.reference))
-        #expect(tree.explicitReferences.count < model.count / 2, "most elements follow the element they went after")
+        let wide = model.filter { $0.reference.actor >= 65_535 }.count
+        #expect(wide > 0 && tree.wideReferences.count == wide, "only keys of actors past 16 bits are kept apart")
 
-        // A load appends the elements in order with their keys: the same tree.
+        // A load appends the elements in order with their keys: the same keys.
         var loaded = SequenceTree(width: WidthRule(isText: false, encoding: .unicodeScalar))
         loaded.beginBulkLoad()
-        for insert in model { loaded.append(Self.element(insert.id.counter), after: insert.reference) }
+        for insert in model { loaded.append(Self.element(insert.id, after: insert.reference), after: insert.reference) }
         loaded.endBulkLoad()
         let reloaded = Self.inserts(of: loaded)
         #expect(reloaded.map(\.id) == model.map(\.id) && reloaded.map(\.reference) == model.map(\.reference))
