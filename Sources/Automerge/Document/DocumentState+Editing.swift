@@ -19,7 +19,7 @@ extension DocumentState {
             // first copied the whole map table, a retain and release of each array.
             switch ops.applyLocalMapSet(objectAt: object.index, key: mapKey, hash: hash, put: id, value: value) {
             case .added(let keyPosition):
-                transaction!.appendMapSet(object: object.id, at: .mapKey(object: Int32(object.index), key: Int32(keyPosition)))
+                transaction!.appendMapSet(object: object.id, objectIndex: object.index, keyPosition: keyPosition)
                 return id
             case .visible(let visible):
                 return try write(object: object, key: .map(mapKey), keyHash: hash, visible: visible, action: action, value: value,

@@ -46,10 +46,12 @@ struct Transaction: Sendable {
         ops.append(PendingOp(target: .insertedElement(object: Int32(objectIndex), reference: reference), action: action))
     }
 
-    /// Records a value put that overwrote nothing, applied to the op set
-    /// at `target` (see ``OpSet/applyLocalMapSet(objectAt:key:hash:put:value:)``).
-    mutating func appendMapSet(object: OpId, at target: PendingOp.Target) {
+    /// Records a value put that overwrote nothing into the map `object`, at
+    /// `objectIndex` of the op set's object table, to the key at
+    /// `keyPosition` of its key order (see
+    /// ``OpSet/applyLocalMapSet(objectAt:key:hash:put:value:)``).
+    mutating func appendMapSet(object: OpId, objectIndex: Int, keyPosition: Int) {
         mentionedActors.note(object)
-        ops.append(PendingOp(target: target, action: .set))
+        ops.append(PendingOp(target: .mapKey(object: Int32(objectIndex), key: Int32(keyPosition)), action: .set))
     }
 }

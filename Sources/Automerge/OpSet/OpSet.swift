@@ -173,7 +173,7 @@ struct OpSet: Sendable {
 
     /// Applies a local put of a scalar to a map key unless the key has
     /// visible ops, which are returned instead (see
-    /// ``MapEntries/addUnlessVisible(_:to:hash:actors:)``): what
+    /// ``MapEntries/addUnlessVisible(put:value:to:hash:actors:)``): what
     /// ``apply(_:objectAt:keyHash:)`` does for a put that overwrites
     /// nothing, without a ``ChangeOp``.
     mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, put id: OpId, value: Primitive) -> MapEntries.LocalPut {

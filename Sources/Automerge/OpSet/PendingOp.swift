@@ -64,8 +64,9 @@ extension OpSet {
         switch pending.target {
         case .mapKey(let objectIndex, let keyIndex):
             withObject(at: Int(objectIndex)) { object in
-                let stored = Self.find(id, among: object.pointee.entries[opsAt: Int(keyIndex)], predecessors: &predecessors)
-                sink.take(id: id, object: object.pointee.id, key: .map(object.pointee.entries[opsAt: Int(keyIndex)].key),
+                let keyOps = object.pointee.entries[opsAt: Int(keyIndex)]
+                let stored = Self.find(id, among: keyOps, predecessors: &predecessors)
+                sink.take(id: id, object: object.pointee.id, key: .map(keyOps.key),
                           insert: false, action: action, value: action == .delete ? .null : stored?.value ?? .null,
                           expand: false, markName: nil, predecessors: predecessors)
             }

@@ -35,15 +35,21 @@ struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, Mutable
     var startIndex: Int { 0 }
     var endIndex: Int { count }
 
+    /// The chunk (an index into ``full``, or ``full``'s count for the tail)
+    /// and offset of element `index`, which must be in range.
+    @inline(__always)
+    private func place(of index: Int) -> (chunk: Int, offset: Int) {
+        precondition(index >= 0 && index < count, "index out of range")
+        return (index >> Self.chunkShift, index & (Self.chunkCapacity - 1))
+    }
+
     subscript(index: Int) -> Element {
         get {
-            precondition(index >= 0 && index < count, "index out of range")
-            let chunk = index >> Self.chunkShift, offset = index & (Self.chunkCapacity - 1)
+            let (chunk, offset) = place(of: index)
             return chunk < full.count ? full[chunk][offset] : tail[offset]
         }
         _modify {
-            precondition(index >= 0 && index < count, "index out of range")
-            let chunk = index >> Self.chunkShift, offset = index & (Self.chunkCapacity - 1)
+            let (chunk, offset) = place(of: index)
             if chunk < full.count { yield &full[chunk][offset] } else { yield &tail[offset] }
         }
     }
@@ -52,8 +58,7 @@ struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, Mutable
     /// retain and release what the element refers to).
     @inline(__always)
     func withElement<R>(at index: Int, _ body: (UnsafePointer<Element>) -> R) -> R {
-        precondition(index >= 0 && index < count, "index out of range")
-        let chunk = index >> Self.chunkShift, offset = index & (Self.chunkCapacity - 1)
+        let (chunk, offset) = place(of: index)
         if chunk < full.count { return full[chunk].withUnsafeBufferPointer { body($0.baseAddress! + offset) } }
         return tail.withUnsafeBufferPointer { body($0.baseAddress! + offset) }
     }

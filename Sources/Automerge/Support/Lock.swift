@@ -18,17 +18,10 @@ final class Lock: @unchecked Sendable {
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(mutex, nil)
-        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+        mutex = .pthreadObject(pthread_mutex_t(), "pthread_mutex_init") { pthread_mutex_init($0, nil) }
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
+    deinit { mutex.freePthreadObject { pthread_mutex_destroy($0) } }
 
     func lock() { pthread_mutex_lock(mutex) }
 
@@ -51,17 +44,10 @@ final class ConditionLock: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     init() {
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        let result = pthread_cond_init(condition, nil)
-        precondition(result == 0, "pthread_cond_init failed: \(result)")
+        condition = .pthreadObject(pthread_cond_t(), "pthread_cond_init") { pthread_cond_init($0, nil) }
     }
 
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-    }
+    deinit { condition.freePthreadObject { pthread_cond_destroy($0) } }
 
     func lock() { mutex.lock() }
 
@@ -78,4 +64,24 @@ final class ConditionLock: @unchecked Sendable {
     /// Runs `body` holding the lock.
     @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try mutex.withLock(body) }
+}
+
+extension UnsafeMutablePointer {
+    /// A pthread object (a mutex, a condition) in its own allocation, since
+    /// it must not move, set up by `initialize` (`what` names it if that fails).
+    fileprivate static func pthreadObject(_ empty: Pointee, _ what: StaticString,
+                                          initialize: (Self) -> Int32) -> Self {
+        let object = Self.allocate(capacity: 1)
+        object.initialize(to: empty)
+        let result = initialize(object)
+        precondition(result == 0, "\(what) failed: \(result)")
+        return object
+    }
+
+    /// Tears down with `destroy` and frees an object from ``pthreadObject(_:_:initialize:)``.
+    fileprivate func freePthreadObject(destroy: (Self) -> Int32) {
+        _ = destroy(self)
+        deinitialize(count: 1)
+        deallocate()
+    }
 }
