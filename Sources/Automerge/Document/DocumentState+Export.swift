@@ -103,8 +103,11 @@ private struct OpRowExporter {
     /// of the writer's part (an op-id writer copied every value for nothing).
     mutating func appendInsert(_ element: UnsafePointer<SequenceElement>, object: StoredOpId?, key: StoredKey) {
         if writer.part.writesOpIds {
-            appendOpIds(id: element.pointee.id, insert: true, action: element.pointee.action,
-                        successors: element.pointee.successors, object: object, key: key)
+            // The successors are read through the pointer: handing them to
+            // a function copied (retained) them for every element.
+            writer.appendOpIds(object: object, key: key, insert: true, action: UInt64(element.pointee.action.rawValue),
+                               id: stored(element.pointee.id), groupCount: element.pointee.successors.count)
+            element.pointee.successors.forEachId { writer.appendGroupMember(stored($0)) }
         }
         if writer.part.writesValues {
             writer.appendValues(value: element.pointee.value, expand: element.pointee.expand, markName: element.pointee.markName)

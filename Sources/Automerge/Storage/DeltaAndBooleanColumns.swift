@@ -69,7 +69,7 @@ struct BooleanEncoder {
     @inline(__always)
     mutating func append(_ value: Bool) {
         if value == current {
-            count += 1
+            count &+= 1
         } else {
             LEB128.appendUnsigned(count, to: &output)
             current = value

@@ -22,6 +22,9 @@ protocol RLEValue {
     static func write(_ value: Self, to out: inout [UInt8])
     /// Equality as the encoder sees it (strings by their bytes).
     static func same(_ a: Self, _ b: Self) -> Bool
+    /// Any value: what an encoder holds before its first value, so that its
+    /// last value needs no optional (see ``RLEEncoder``).
+    static var placeholder: Self { get }
 }
 
 extension UInt64: RLEValue {
@@ -33,6 +36,7 @@ extension UInt64: RLEValue {
     static func write(_ value: UInt64, to out: inout [UInt8]) { LEB128.appendUnsigned(value, to: &out) }
     @inline(__always)
     static func same(_ a: UInt64, _ b: UInt64) -> Bool { a == b }
+    static var placeholder: UInt64 { 0 }
 }
 
 extension Int64: RLEValue {
@@ -44,6 +48,7 @@ extension Int64: RLEValue {
     static func write(_ value: Int64, to out: inout [UInt8]) { LEB128.appendSigned(value, to: &out) }
     @inline(__always)
     static func same(_ a: Int64, _ b: Int64) -> Bool { a == b }
+    static var placeholder: Int64 { 0 }
 }
 
 extension String: RLEValue {
@@ -70,6 +75,7 @@ extension String: RLEValue {
         }
         return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
+    static var placeholder: String { "" }
 }
 
 /// How a column's bytes are to be checked while decoding.
@@ -108,9 +114,12 @@ enum RLEColumn {
 /// The canonical RLE encoder.
 ///
 /// Saving calls it a dozen times per op, so the common cases (extending a
-/// run of equal values or of nulls) are inlined into the caller, and a
-/// literal run's values are written as they come into a byte buffer rather
-/// than kept as values to be written when the run ends.
+/// run of equal values or of nulls) are inlined into the caller and cost a
+/// compare and an increment: the last value is not optional (``mode`` says
+/// whether it means anything) and counts cannot overflow (a column holds
+/// fewer than 2^63 items). A literal run's values are written as they come
+/// into a byte buffer rather than kept as values to be written when the
+/// run ends.
 struct RLEEncoder<V: RLEValue> {
     private enum Mode { case empty, initialNulls, nulls, lone, run, literal }
 
@@ -118,8 +127,9 @@ struct RLEEncoder<V: RLEValue> {
     private var mode: Mode = .empty
     private var nullCount = 0
     private var runCount = 0
-    /// The last value appended (lone, run, or the pending end of a literal).
-    private var current: V? = nil
+    /// The last value appended (lone, run, or the pending end of a
+    /// literal); meaningless in the empty and null modes.
+    private var current: V = .placeholder
     /// The encoded values of a literal run before `current`, and their number.
     private var literalBytes: [UInt8] = []
     private var literalCount = 0
@@ -134,7 +144,7 @@ struct RLEEncoder<V: RLEValue> {
     @inline(__always)
     mutating func appendNull() {
         if mode == .nulls || mode == .initialNulls {
-            nullCount += 1
+            nullCount &+= 1
         } else {
             appendNullSlowly()
         }
@@ -145,7 +155,7 @@ struct RLEEncoder<V: RLEValue> {
         case .empty: mode = .initialNulls; nullCount = 1
         case .initialNulls, .nulls: nullCount += 1
         case .lone, .literal:
-            flushLiteral(ending: current!)
+            flushLiteral(ending: current)
             mode = .nulls; nullCount = 1
         case .run:
             flushRun()
@@ -155,8 +165,8 @@ struct RLEEncoder<V: RLEValue> {
 
     @inline(__always)
     mutating func appendValue(_ value: V) {
-        if mode == .run, let current, V.same(current, value) {
-            runCount += 1
+        if mode == .run && V.same(current, value) {
+            runCount &+= 1
         } else {
             appendValueSlowly(value)
         }
@@ -170,26 +180,26 @@ struct RLEEncoder<V: RLEValue> {
             flushNulls()
             mode = .lone
         case .lone:
-            if V.same(current!, value) {
+            if V.same(current, value) {
                 mode = .run; runCount = 2
             } else {
-                addToLiteral(current!)
+                addToLiteral(current)
                 mode = .literal
             }
         case .run:
-            if V.same(current!, value) {
+            if V.same(current, value) {
                 runCount += 1
                 return
             }
             flushRun()
             mode = .lone
         case .literal:
-            if V.same(current!, value) {
+            if V.same(current, value) {
                 // The literal ends before `current`, which starts a repeat.
                 flushLiteralBuffer()
                 mode = .run; runCount = 2
             } else {
-                addToLiteral(current!)
+                addToLiteral(current)
             }
         }
         current = value
@@ -201,11 +211,11 @@ struct RLEEncoder<V: RLEValue> {
         switch mode {
         case .empty, .initialNulls: break
         case .nulls: flushNulls()
-        case .lone, .literal: flushLiteral(ending: current!)
+        case .lone, .literal: flushLiteral(ending: current)
         case .run: flushRun()
         }
         mode = .empty
-        current = nil
+        current = .placeholder
         return output
     }
 
@@ -222,7 +232,7 @@ struct RLEEncoder<V: RLEValue> {
 
     private mutating func flushRun() {
         LEB128.appendSigned(Int64(runCount), to: &output)
-        V.write(current!, to: &output)
+        V.write(current, to: &output)
         runCount = 0
     }
 
