@@ -158,14 +158,24 @@ extension Array where Element == UInt8 {
         append(contentsOf: bytes)
     }
 
-    /// Appends the UTF-8 bytes of `string` from its storage (a small string's
-    /// bytes are in the value itself), a text element's single byte as one
-    /// element append.
+    /// Appends the UTF-8 bytes of `string`, a text element's single byte as
+    /// one element append.
     @inline(__always)
     mutating func appendUTF8(of string: String) {
-        var string = string
-        string.withUTF8 { bytes in
+        withUTF8Bytes(of: string) { bytes in
             if bytes.count == 1 { append(bytes[0]) } else { append(contentsOf: bytes) }
         }
     }
+}
+
+/// Calls `body` with the UTF-8 bytes of `string`, read in place (a small
+/// string's bytes are in the value itself). `String.withUTF8` needs a
+/// mutable copy of the string: a retain and release per text element of a
+/// save, and a copy of the whole string if it were not contiguous, which
+/// only a bridged string can be.
+@inline(__always)
+func withUTF8Bytes<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = string
+    return copy.withUTF8(body)
 }

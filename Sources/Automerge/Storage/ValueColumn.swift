@@ -123,14 +123,9 @@ enum ValueColumn {
     @inline(__always)
     static func append(_ value: Primitive, metadata meta: inout RLEEncoder<UInt64>, raw: inout [UInt8]) {
         if case .string(let string) = value {
-            // Read in place (`withUTF8` needs a mutable copy of the string).
-            let appended: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            withUTF8Bytes(of: string) { bytes in
                 meta.appendValue(UInt64(bytes.count) << 4 | TypeCode.string)
                 if bytes.count == 1 { raw.append(bytes[0]) } else { raw.append(contentsOf: bytes) }
-            }
-            if appended == nil {
-                meta.appendValue(UInt64(string.utf8.count) << 4 | TypeCode.string)
-                raw.append(contentsOf: string.utf8)
             }
         } else {
             meta.appendValue(metadata(of: value))
