@@ -35,9 +35,11 @@ extension DocumentState {
     /// The visible element at `index`, or an out-of-bounds error.
     ///
     /// Keep this exact shape. Written as `guard let (element, _) =
-    /// visibleElement(of:coveringUnit:) else { throw ... units(of:) }`, Swift
-    /// 6.3's optimizer returned garbage for an index in bounds (release
-    /// builds only: `put(obj:index:)` crashed; debug builds were right).
+    /// visibleElement(of:coveringUnit:) else { throw ... units(of:) }`, with
+    /// a helper (since removed) that read the element through
+    /// `ops.withObject`, Swift 6.3's optimizer returned garbage for an index
+    /// in bounds (release builds only: `put(obj:index:)` crashed; debug
+    /// builds were right).
     /// Corpus/ops/seed-random2 replayed by the release fuzz build catches it.
     func element(_ object: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
         let state = ops.objects[object.index]
@@ -158,16 +160,24 @@ extension DocumentState {
         }
         var deleteIndex = Int(index) + insertedUnits
         while remaining > 0 {
-            guard let (element, elementStart) = visibleElement(of: object, coveringUnit: deleteIndex) else { break }
-            let step = UInt64(element.units)
-            if elementStart < deleteIndex {
+            guard let candidate = ops.deleteCandidate(objectAt: object.index, coveringUnit: deleteIndex) else { break }
+            if candidate.start < deleteIndex {
                 // Deleting from the middle of a multi-unit element: move to the next one.
-                deleteIndex = elementStart + element.units
+                deleteIndex = candidate.start + candidate.units
                 continue
             }
             let id = try nextOpId()
-            try record(ChangeOp(id: id, object: object.id, key: .element(element.element.id), insert: false,
-                                action: .delete, value: .null, predecessors: element.ops.map(\.id)), objectAt: object.index)
+            if candidate.isPlain {
+                ops.applyLocalDelete(of: candidate, objectAt: object.index, id: id)
+                transaction!.appendElementDelete(object: object.id, objectIndex: object.index, element: candidate.element)
+            } else {
+                let predecessors = ops.withObject(at: object.index) { object in
+                    object.pointee.sequence.withElement(at: candidate.location) { $0.pointee.visibleOps.map(\.id) }
+                }
+                try record(ChangeOp(id: id, object: object.id, key: .element(candidate.element), insert: false,
+                                    action: .delete, value: .null, predecessors: predecessors), objectAt: object.index)
+            }
+            let step = UInt64(candidate.units)
             remaining = remaining > step ? remaining - step : 0
         }
     }
@@ -241,8 +251,4 @@ extension DocumentState {
     }
 
     func units(of object: ObjectHandle) -> Int { ops.withObject(at: object.index) { $0.pointee.sequence.units } }
-
-    func visibleElement(of object: ObjectHandle, coveringUnit index: Int) -> (OpSet.VisibleElement, start: Int)? {
-        ops.withObject(at: object.index) { OpSet.visibleElement(in: $0.pointee.sequence, coveringUnit: index) }
-    }
 }

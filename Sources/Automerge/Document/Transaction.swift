@@ -46,6 +46,15 @@ struct Transaction: Sendable {
         ops.append(PendingOp(target: .insertedElement(object: Int32(objectIndex), reference: reference), action: action))
     }
 
+    /// Records a delete of `element`, whose one predecessor is the element's
+    /// insert op, in the sequence `object` at `objectIndex` of the op set's
+    /// object table (see ``OpSet/applyLocalDelete(of:objectAt:id:)``).
+    mutating func appendElementDelete(object: OpId, objectIndex: Int, element: OpId) {
+        mentionedActors.note(object)
+        mentionedActors.note(element)
+        ops.append(PendingOp(target: .element(object: Int32(objectIndex), element: element), action: .delete))
+    }
+
     /// Records a value put that overwrote nothing into the map `object`, at
     /// `objectIndex` of the op set's object table, to the key at
     /// `keyPosition` of its key order (see

@@ -195,6 +195,47 @@ struct OpSet: Sendable {
                           markName: markName)
     }
 
+    /// The visible element a local delete at a unit of a sequence would
+    /// delete (see ``deleteCandidate(objectAt:coveringUnit:)``).
+    struct DeleteCandidate {
+        let location: SequenceTree.Location
+        /// The element's id (its insert op's).
+        let element: OpId
+        /// The unit the element starts at, and its width.
+        let start: Int
+        let units: Int
+        /// Whether the element's one op is its insert and nothing succeeds
+        /// it: the delete's one predecessor is then the element itself, and
+        /// ``applyLocalDelete(of:objectAt:id:)`` applies it.
+        let isPlain: Bool
+    }
+
+    /// The visible element covering `unit` of the sequence at `index` of
+    /// the object table, read in place.
+    func deleteCandidate(objectAt index: Int, coveringUnit unit: Int) -> DeleteCandidate? {
+        withObject(at: index) { object in
+            guard let (location, start) = object.pointee.sequence.element(coveringUnit: unit) else { return nil }
+            return object.pointee.sequence.withElement(at: location) { element in
+                DeleteCandidate(location: location, element: element.pointee.id, start: start, units: Int(element.pointee.units),
+                                isPlain: element.pointee.updates.isEmpty && element.pointee.successors.isEmpty)
+            }
+        }
+    }
+
+    /// Applies a local delete `id` of a plain element found by
+    /// ``deleteCandidate(objectAt:coveringUnit:)`` (nothing changed since):
+    /// what ``apply(_:objectAt:keyHash:)`` does for that delete, without
+    /// the element's visible ops as an array, a ``ChangeOp`` and a second
+    /// search for the element by id (the deletes of the editing trace).
+    mutating func applyLocalDelete(of candidate: DeleteCandidate, objectAt index: Int, id: OpId) {
+        precondition(candidate.isPlain, "an element with updates or successors takes the general path")
+        maxOp = max(maxOp, UInt64(id.counter))
+        objects[index].sequence.modify(at: candidate.location) { element in
+            assert(element.id == candidate.element, "the candidate's element moved")
+            element.deleteInsertOp(by: id)
+        }
+    }
+
     /// Where RGA puts a new element `id` inserted after `reference`: among
     /// concurrent inserts after one element the higher op id comes first, so
     /// every following element with a higher id is skipped. (A separate

@@ -113,6 +113,13 @@ struct SequenceElement: Sendable {
         return insertOpIsVisible ? rule.units(action: action, value: value) : 0
     }
 
+    /// Records `delete` as the one successor of the insert op of an element
+    /// that has no updates and whose insert op had none.
+    mutating func deleteInsertOp(by delete: OpId) {
+        precondition(updates.isEmpty && successors.isEmpty, "not a plain element")
+        successors = SuccessorList(only: delete)
+    }
+
     /// Records `successor` on the op `target` (the insert op or an update);
     /// false when the element has no such op.
     mutating func addSuccessor(_ successor: Successor, to target: OpId, actors: ActorTable) -> Bool {

@@ -16,6 +16,9 @@ struct SuccessorList: Sendable, Equatable {
 
     init() {}
 
+    /// A list holding one successor that is not an increment.
+    init(only id: OpId) { storage = .one(id) }
+
     /// A list holding `successors`, which must be sorted by op id.
     init(sorted successors: [Successor]) {
         switch successors.count {

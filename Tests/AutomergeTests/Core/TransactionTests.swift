@@ -38,6 +38,46 @@ struct TransactionTests {
         ])
     }
 
+    @Test("a splice deletes each element with its visible ops as predecessors, whether it has only its insert op or updates too")
+    func spliceDeletesPlainAndUpdatedElements() throws {
+        let doc = Document.peer(0x01)
+        let list = try doc.putObject(obj: .ROOT, key: "l", ty: .List)
+        try doc.splice(obj: list, start: 0, delete: 0, values: [.Int(1), .Int(2), .Int(3), .Counter(0), .Int(5)])
+        try doc.put(obj: list, index: 1, value: .Int(20))
+        try doc.increment(obj: list, index: 3, by: 2)
+        // Elements 0 and 2 have only their insert op (deleted in place);
+        // 1 was overwritten and 3 incremented (their visible ops are read).
+        try doc.splice(obj: list, start: 0, delete: 4, values: [])
+        let text = try doc.putObject(obj: .ROOT, key: "t", ty: .Text)
+        try doc.spliceText(obj: text, start: 0, delete: 0, value: "ab")
+        try doc.spliceText(obj: text, start: 0, delete: 2, value: "c")
+        #expect(doc.pendingOps == [
+            #"1@01 makeList _root."l" pred []"#,
+            #"2@01 set 1@01._head insert pred [] value int(1)"#,
+            #"3@01 set 1@01.2@01 insert pred [] value int(2)"#,
+            #"4@01 set 1@01.3@01 insert pred [] value int(3)"#,
+            #"5@01 set 1@01.4@01 insert pred [] value counter(0)"#,
+            #"6@01 set 1@01.5@01 insert pred [] value int(5)"#,
+            #"7@01 set 1@01.3@01 pred [3@01] value int(20)"#,
+            #"8@01 increment 1@01.5@01 pred [5@01] value int(2)"#,
+            #"9@01 delete 1@01.2@01 pred [2@01]"#,
+            #"10@01 delete 1@01.3@01 pred [7@01]"#,
+            #"11@01 delete 1@01.4@01 pred [4@01]"#,
+            #"12@01 delete 1@01.5@01 pred [5@01]"#,
+            #"13@01 makeText _root."t" pred []"#,
+            #"14@01 set 13@01._head insert pred [] value string("a")"#,
+            #"15@01 set 13@01.14@01 insert pred [] value string("b")"#,
+            #"16@01 set 13@01._head insert pred [] value string("c")"#,
+            #"17@01 delete 13@01.14@01 pred [14@01]"#,
+            #"18@01 delete 13@01.15@01 pred [15@01]"#,
+        ])
+        #expect(doc.length(obj: list) == 1)
+        #expect(try doc.text(obj: text) == "c")
+        let reloaded = try Document(doc.save())
+        #expect(try reloaded.text(obj: text) == "c")
+        #expect(reloaded.length(obj: list) == 1)
+    }
+
     @Test("a change committed from one long transaction of every kind of op rebuilds the document elsewhere, byte for byte")
     func longTransactionRoundTrip() throws {
         let doc = Document.peer(0x01)
