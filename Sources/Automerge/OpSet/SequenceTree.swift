@@ -333,10 +333,17 @@ struct SequenceTree: Sendable {
         if element.reference == nil { wideReferences[element.id] = reference }
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
-        if location.index == nodes[leaf].elements.count {
-            nodes[leaf].elements.append(consume element)  // Array.insert at the end takes the slower general path
-        } else {
-            nodes[leaf].elements.insert(consume element, at: location.index)
+        // Array.insert takes the general replaceSubrange path (~400
+        // instructions for one element, a third of an insert into the
+        // middle of a leaf): append, then move the tail up by one.
+        nodes[leaf].elements.append(consume element)
+        if location.index < nodes[leaf].elements.count - 1 {
+            nodes[leaf].elements.withUnsafeMutableBufferPointer { elements in
+                let base = elements.baseAddress!, last = elements.count - 1
+                let inserted = (base + last).move()
+                (base + location.index + 1).moveInitialize(from: base + location.index, count: last - location.index)
+                (base + location.index).initialize(to: inserted)
+            }
         }
         if indexed { leafOfElement[id] = location.leaf }
         elementCount += 1
@@ -405,7 +412,12 @@ struct SequenceTree: Sendable {
         right.next = nodes[left].next
         let rightIndex = Int32(nodes.count)
         nodes[left].next = rightIndex
-        if indexed { for element in right.elements { leafOfElement[element.id] = rightIndex } }
+        if indexed {
+            // By index: iterating the elements copied each one (retains and releases).
+            right.elements.withUnsafeBufferPointer { elements in
+                for index in elements.indices { leafOfElement[elements[index].id] = rightIndex }
+            }
+        }
         nodes.append(right)
         attachSibling(rightIndex, after: leaf)
     }
