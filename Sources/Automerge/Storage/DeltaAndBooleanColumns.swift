@@ -35,6 +35,19 @@ struct DeltaEncoder {
     }
 
     mutating func finish() -> [UInt8] { rle.finish() }
+
+    /// Continues this column with the values `other` encoded (from 0), as
+    /// ``RLEEncoder/append(contentsOf:adjustFirstValue:)``: `other`'s first
+    /// delta is rewritten against this column's last value.
+    mutating func append(contentsOf other: DeltaEncoder) {
+        let base = absolute
+        var sawValue = false
+        rle.append(contentsOf: other.rle) { first in
+            sawValue = true
+            return first &- base
+        }
+        if sawValue { absolute = other.absolute }
+    }
 }
 
 /// A boolean column: uLEB run lengths alternating false/true, starting with
@@ -76,6 +89,36 @@ struct BooleanEncoder {
             count = 1
             sawTrue = true
         }
+    }
+
+    /// Appends `value` `count` times.
+    mutating func append(_ value: Bool, count runLength: UInt64) {
+        guard runLength > 0 else { return }
+        if value == current {
+            count &+= runLength
+        } else {
+            LEB128.appendUnsigned(count, to: &output)
+            current = value
+            count = runLength
+            sawTrue = true
+        }
+    }
+
+    /// Continues this column with the values `other` encoded, run by run
+    /// (a boolean column is only run lengths, so this is cheap).
+    mutating func append(contentsOf other: BooleanEncoder) {
+        let bytes = other.output[...]
+        var index = bytes.startIndex
+        var value = false
+        do {
+            while index < bytes.endIndex {
+                append(value, count: try LEB128.readUnsigned(bytes, at: &index, mode: .lenient, what: "own run"))
+                value.toggle()
+            }
+        } catch {
+            preconditionFailure("an encoder's own bytes did not read back: \(error)")
+        }
+        append(other.current, count: other.count)
     }
 
     /// The column bytes. With `omitIfAllFalse` a column without any true

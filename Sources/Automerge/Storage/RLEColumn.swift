@@ -205,6 +205,108 @@ struct RLEEncoder<V: RLEValue> {
         current = value
     }
 
+    /// Appends `value` `count` times, as that many ``appendValue(_:)``.
+    mutating func appendValue(_ value: V, count: Int) {
+        guard count > 0 else { return }
+        appendValue(value)
+        guard count > 1 else { return }
+        appendValue(value)  // a run of `value` from here, whatever came before
+        runCount &+= count - 2
+    }
+
+    /// Appends `count` nulls, as that many ``appendNull()``.
+    mutating func appendNulls(count: Int) {
+        guard count > 0 else { return }
+        appendNull()
+        nullCount &+= count - 1
+    }
+
+    // MARK: Joining
+
+    /// Continues this column with the values `other` encoded (starting
+    /// empty), giving exactly the bytes of one encoder fed both in turn:
+    /// a save encodes the two halves of its rows on two cores and joins
+    /// them. `adjustFirstValue` rewrites `other`'s first non-null value
+    /// (a delta column's second half was encoded from 0, not from the
+    /// first half's last value).
+    ///
+    /// `other`'s first runs are read back from its bytes and appended here
+    /// value by value, until the join can no longer change where its runs
+    /// end: two runs, and one more after the rewritten value's. Then the
+    /// pending run here is written out, the rest of `other`'s bytes are
+    /// taken as they are, and its pending run becomes this one's.
+    mutating func append(contentsOf other: RLEEncoder, adjustFirstValue: ((V) -> V)? = nil) {
+        var adjust = adjustFirstValue
+        var adjustedInRun: Int? = nil
+        var runs = 0
+        func feed(_ value: V) {
+            if let rewrite = adjust {
+                adjust = nil
+                adjustedInRun = runs
+                appendValue(rewrite(value))
+            } else {
+                appendValue(value)
+            }
+        }
+        let bytes = other.output[...]
+        var index = bytes.startIndex
+        do {
+            while index < bytes.endIndex {
+                let settled = runs >= 2 && adjust == nil && adjustedInRun.map { runs > $0 + 1 } ?? true
+                if settled { break }
+                let header = try LEB128.readSigned(bytes, at: &index, mode: .lenient, what: "own run")
+                if header > 0 {
+                    let value = try V.read(bytes, at: &index, column: "own run")
+                    feed(value)
+                    appendValue(value, count: Int(header) - 1)
+                } else if header < 0 {
+                    for _ in 0..<Int(-header) { feed(try V.read(bytes, at: &index, column: "own run")) }
+                } else {
+                    appendNulls(count: Int(try LEB128.readUnsigned(bytes, at: &index, mode: .lenient, what: "own run")))
+                }
+                runs += 1
+            }
+            if index < bytes.endIndex {
+                flushPending()
+                output.append(contentsOf: bytes[index...])
+                mode = other.mode
+                nullCount = other.nullCount
+                runCount = other.runCount
+                current = other.current
+                literalBytes = other.literalBytes
+                literalCount = other.literalCount
+                return
+            }
+            // All of `other`'s bytes were fed: feed its pending run too.
+            switch other.mode {
+            case .empty: break
+            case .initialNulls, .nulls: appendNulls(count: other.nullCount)
+            case .lone: feed(other.current)
+            case .run:
+                feed(other.current)
+                appendValue(other.current, count: other.runCount - 1)
+            case .literal:
+                let literal = other.literalBytes[...]
+                var position = literal.startIndex
+                for _ in 0..<other.literalCount { feed(try V.read(literal, at: &position, column: "own run")) }
+                feed(other.current)
+            }
+        } catch {
+            preconditionFailure("an encoder's own bytes did not read back: \(error)")
+        }
+    }
+
+    /// Writes out the pending run, as the next differing value would.
+    private mutating func flushPending() {
+        switch mode {
+        case .empty: break
+        case .initialNulls, .nulls: flushNulls()
+        case .lone, .literal: flushLiteral(ending: current)
+        case .run: flushRun()
+        }
+        mode = .empty
+    }
+
     /// Flushes the pending state and returns the column bytes (empty if
     /// every value was null).
     mutating func finish() -> [UInt8] {
