@@ -4,14 +4,17 @@
 /// insert op before the ops that update it, successors by op id.
 ///
 /// Op rows stream from the op set into an ``OpColumnWriter``: saving never
-/// builds a ``StoredOp`` per op. A large document's columns are written by
-/// two writers on two cores, each walking all the ops: one the op-id
-/// columns, the other the values (see ``OpColumnWriter/Part``); the bytes
-/// are the same as one writer's. Each part's columns are deflated as soon
-/// as it is done, on both cores once both are (``Deflate/Queue``).
+/// builds a ``StoredOp`` per op. A large document's rows are cut in two
+/// halves (``RowCut``) encoded on two cores, every column of each, and the
+/// second half's columns are joined to the first's
+/// (``OpColumnWriter/append(contentsOf:)``): the bytes are one writer's,
+/// and each element is read once. (Splitting by columns instead, each core
+/// walking every row for half the columns, read every element twice; a
+/// just-edited document's elements, scattered over the heap, made both
+/// walks wait on memory.) The columns are then deflated on both cores.
 extension DocumentState {
-    /// From about this many ops, walking the ops twice on two cores beats
-    /// walking them once (a save of 20,000 ops takes about 2 ms).
+    /// From about this many ops, encoding two halves of the rows on two
+    /// cores beats one walk (a save of 20,000 ops takes about 2 ms).
     static let concurrentSaveThreshold: UInt64 = 20_000
 
     func documentChunk(compress: Bool) -> [UInt8] {
@@ -30,40 +33,38 @@ extension DocumentState {
                                  dependencies: record.dependencyIndices, extraBytes: record.extraBytes)
         }
 
-        // The change columns are submitted to the deflate queue first, so
-        // that whichever op-column part is encoded first starts on them.
-        let concurrent = ops.maxOp >= Self.concurrentSaveThreshold
-        let queue = compress ? Deflate.Queue(producers: concurrent ? 2 : 0) : nil
+        let queue = compress ? Deflate.Queue() : nil
         let changeColumns = DeflatingColumns(DocumentChangeColumns.encode(changes), on: queue)
-        let opColumns: [(spec: ColumnSpec, bytes: [UInt8])]
-        if concurrent {
-            func encodeAndDeflate(_ part: OpColumnWriter.Part) -> DeflatingColumns {
-                let columns = DeflatingColumns(encodeOpColumns(docIndex: docIndex, part: part), on: queue)
-                queue?.finishProducing()
-                return columns
-            }
-            let (opIds, values) = Concurrently.run({ encodeAndDeflate(.opIds) }, { encodeAndDeflate(.values) })
-            opColumns = (opIds.finished() + values.finished()).sorted { $0.spec.normalized < $1.spec.normalized }
+        let objects = ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) })
+        var writer: OpColumnWriter
+        if ops.maxOp >= Self.concurrentSaveThreshold {
+            let cut = RowCut.halving(objects, of: ops)
+            var second: OpColumnWriter
+            (writer, second) = Concurrently.run(
+                { encodeOpRows(of: objects, docIndex: docIndex, half: .beforeCut(cut)) },
+                { encodeOpRows(of: objects, docIndex: docIndex, half: .fromCut(cut)) })
+            writer.append(contentsOf: second)
         } else {
-            let columns = DeflatingColumns(encodeOpColumns(docIndex: docIndex, part: .all), on: queue)
-            queue?.drain()
-            opColumns = columns.finished()
+            writer = encodeOpRows(of: objects, docIndex: docIndex, half: .all)
         }
+        let opColumns = DeflatingColumns(writer.finish(), on: queue)
+        queue?.drain()
         let heads = history.heads.sorted()
         return DocumentChunk.encode(
             actors: sortedAuthors.map { ops.actors[$0] }, heads: heads, changeColumns: changeColumns.finished(),
-            opColumns: opColumns, headsIndex: heads.compactMap { history.index(of: $0) })
+            opColumns: opColumns.finished(), headsIndex: heads.compactMap { history.index(of: $0) })
     }
 
-    /// The op columns of the document, or of one part of them: every op in
-    /// document order.
-    private func encodeOpColumns(docIndex: [Int], part: OpColumnWriter.Part) -> [(ColumnSpec, [UInt8])] {
-        var rows = OpRowExporter(docIndex: docIndex, writer: OpColumnWriter(kind: .document, part: part))
-        for id in ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) }) {
+    /// The op rows of `objects` (sorted as a document stores them), or of
+    /// one half of them.
+    private func encodeOpRows(of objects: [OpId], docIndex: [Int], half: RowCut.Half) -> OpColumnWriter {
+        var rows = OpRowExporter(docIndex: docIndex, writer: OpColumnWriter(kind: .document))
+        for (position, id) in objects.enumerated() {
+            guard let span = half.span(ofObjectAt: position) else { continue }
             guard let object = ops.object(id) else { continue }
             let storedObject = id.isRoot ? nil : rows.stored(id)
             if object.kind.isSequence {
-                object.sequence.forEachInsert { element, reference in
+                object.sequence.forEachInsert(from: span.fromLeaf, until: span.untilLeaf) { element, reference in
                     rows.appendInsert(element, object: storedObject,
                                       key: .element(reference.isRoot ? nil : rows.stored(reference)))
                     if !element.pointee.updates.isEmpty {
@@ -72,13 +73,77 @@ extension DocumentState {
                     }
                 }
             } else {
-                for key in object.entries.keys.sorted() {
+                let keys = span.sortedKeys ?? object.entries.keys.sorted()
+                for key in keys[span.keys.clamped(to: keys.indices)] {
                     let storedKey = StoredKey.map(key.string)
                     for op in object.entries[key]! { rows.append(op, object: storedObject, key: storedKey) }
                 }
             }
         }
-        return rows.writer.finish()
+        return rows.writer
+    }
+}
+
+/// Where a save cuts a document's op rows in two halves of about the same
+/// size: inside the object holding the middle row, at a leaf of a sequence
+/// or at a key of a map (an element or a key counted as one row).
+private struct RowCut {
+    /// The object's position among the sorted objects (their count: no cut).
+    let object: Int
+    /// A sequence's first leaf of the second half (-1: none of it).
+    let leaf: Int32
+    /// A map's sorted keys (sorted once for both halves) and the position
+    /// of the second half's first key.
+    let sortedKeys: [MapKey]?
+    let key: Int
+
+    static func halving(_ objects: [OpId], of ops: OpSet) -> RowCut {
+        func rows(_ object: ObjectState) -> Int { object.kind.isSequence ? object.sequence.elementCount : object.entries.count }
+        let total = objects.reduce(0) { $0 + (ops.object($1).map(rows) ?? 0) }
+        var before = 0
+        for (position, id) in objects.enumerated() {
+            guard let object = ops.object(id) else { continue }
+            let count = rows(object)
+            if before + count > total / 2 {
+                let offset = total / 2 - before
+                if object.kind.isSequence {
+                    return RowCut(object: position, leaf: object.sequence.leaf(atElementOffset: offset), sortedKeys: nil, key: 0)
+                }
+                return RowCut(object: position, leaf: -1, sortedKeys: object.entries.keys.sorted(), key: offset)
+            }
+            before += count
+        }
+        return RowCut(object: objects.count, leaf: -1, sortedKeys: nil, key: 0)
+    }
+
+    /// Which rows one walk writes.
+    enum Half {
+        case all
+        case beforeCut(RowCut)
+        case fromCut(RowCut)
+
+        /// What a walk writes of one object: its leaves `fromLeaf..<untilLeaf`
+        /// (nil: from the first, to the end) or its keys at `keys` in
+        /// sorted order; nil if none of it.
+        struct Span {
+            var fromLeaf: Int32? = nil
+            var untilLeaf: Int32? = nil
+            var keys = 0..<Int.max
+            var sortedKeys: [MapKey]? = nil
+        }
+
+        func span(ofObjectAt position: Int) -> Span? {
+            switch self {
+            case .all:
+                return Span()
+            case .beforeCut(let cut):
+                if position != cut.object { return position < cut.object ? Span() : nil }
+                return Span(untilLeaf: cut.leaf, keys: 0..<cut.key, sortedKeys: cut.sortedKeys)
+            case .fromCut(let cut):
+                if position != cut.object { return position > cut.object ? Span() : nil }
+                return Span(fromLeaf: cut.leaf, keys: cut.key..<Int.max, sortedKeys: cut.sortedKeys)
+            }
+        }
     }
 }
 
@@ -92,32 +157,20 @@ private struct OpRowExporter {
     func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: docIndex[Int(id.actor)]) }
 
     mutating func append(_ op: Op, object: StoredOpId?, key: StoredKey) {
-        if writer.part.writesOpIds {
-            appendOpIds(id: op.id, insert: op.insert, action: op.action, successors: op.successors, object: object, key: key)
-        }
-        if writer.part.writesValues { writer.appendValues(value: op.value, expand: op.expand, markName: op.markName) }
+        writer.appendOpIds(object: object, key: key, insert: op.insert, action: UInt64(op.action.rawValue), id: stored(op.id),
+                           groupCount: op.successors.count)
+        op.successors.forEachId { writer.appendGroupMember(stored($0)) }
+        writer.appendValues(value: op.value, expand: op.expand, markName: op.markName)
     }
 
     /// Appends a sequence element's insert op from its fields, read in
-    /// place (neither the element nor an ``Op`` is copied), and only those
-    /// of the writer's part (an op-id writer copied every value for nothing).
+    /// place: neither the element nor an ``Op`` is copied, and the
+    /// successors and the value are read through the pointer (handing them
+    /// to a function copied them, a retain and release per element).
     mutating func appendInsert(_ element: UnsafePointer<SequenceElement>, object: StoredOpId?, key: StoredKey) {
-        if writer.part.writesOpIds {
-            // The successors are read through the pointer: handing them to
-            // a function copied (retained) them for every element.
-            writer.appendOpIds(object: object, key: key, insert: true, action: UInt64(element.pointee.action.rawValue),
-                               id: stored(element.pointee.id), groupCount: element.pointee.successors.count)
-            element.pointee.successors.forEachId { writer.appendGroupMember(stored($0)) }
-        }
-        if writer.part.writesValues {
-            writer.appendValues(value: element.pointee.value, expand: element.pointee.expand, markName: element.pointee.markName)
-        }
-    }
-
-    private mutating func appendOpIds(id: OpId, insert: Bool, action: OpAction, successors: SuccessorList,
-                                      object: StoredOpId?, key: StoredKey) {
-        writer.appendOpIds(object: object, key: key, insert: insert, action: UInt64(action.rawValue), id: stored(id),
-                           groupCount: successors.count)
-        successors.forEachId { writer.appendGroupMember(stored($0)) }
+        writer.appendOpIds(object: object, key: key, insert: true, action: UInt64(element.pointee.action.rawValue),
+                           id: stored(element.pointee.id), groupCount: element.pointee.successors.count)
+        element.pointee.successors.forEachId { writer.appendGroupMember(stored($0)) }
+        writer.appendValues(value: element.pointee.value, expand: element.pointee.expand, markName: element.pointee.markName)
     }
 }

@@ -31,7 +31,7 @@ struct SequenceTree: Sendable {
     private(set) var nodes: [Node]
     private var root: Int32 = 0
     /// The first leaf never changes: splits move the right half out.
-    private let firstLeaf: Int32 = 0
+    let firstLeaf: Int32 = 0
     private var leafOfElement = OpIdIndex()
     /// False while a document is being loaded: appends then skip the id
     /// index, which ``ensureIndexed()`` builds in one pass at the right size.
@@ -305,9 +305,9 @@ struct SequenceTree: Sendable {
     /// the buffer a scan reads the fields it needs in place; element by
     /// element through the arrays' accessors, each element (its ops, their
     /// strings) was copied, retained and released.
-    func forEachLeaf(_ body: (UnsafeBufferPointer<SequenceElement>) -> Void) {
-        var leaf = firstLeaf
-        while leaf >= 0 {
+    func forEachLeaf(from start: Int32? = nil, until end: Int32? = nil, _ body: (UnsafeBufferPointer<SequenceElement>) -> Void) {
+        var leaf = start ?? firstLeaf
+        while leaf >= 0 && leaf != end {
             nodes[Int(leaf)].elements.withUnsafeBufferPointer(body)
             leaf = nodes[Int(leaf)].next
         }

@@ -29,22 +29,14 @@ extension Deflate {
     /// pieces as described above. `concurrently` is for tests; by default a
     /// batch runs on several threads from ``concurrencyThreshold`` bytes.
     static func compress(each inputs: [(bytes: [UInt8], setting: Setting)], concurrently: Bool? = nil) -> [[UInt8]] {
-        let queue = Queue(producers: 0)
+        let queue = Queue()
         let batch = queue.submit(inputs)
         queue.drain(concurrently: concurrently)
         return queue.outputs(of: batch)
     }
 
-    /// Pieces to deflate, worked through by every thread that calls
-    /// ``work()`` while producers are still adding to it.
-    ///
-    /// A large save encodes its op columns on two threads, one part each
-    /// (see ``OpColumnWriter/Part``), and the parts do not take the same
-    /// time: the thread that finishes first submits its columns and starts
-    /// deflating them, and once the other has submitted its own, both
-    /// deflate what is left. Without the queue one core sat idle for the
-    /// difference (a quarter of the trace document's save), and deflating
-    /// only began once both parts were done.
+    /// Pieces to deflate, submitted in batches (a save's change columns,
+    /// then its op columns) and deflated together by ``drain(concurrently:)``.
     final class Queue: @unchecked Sendable {
         /// Inputs submitted so far, with the pieces each was cut into.
         private var inputs: [(bytes: [UInt8], setting: Setting, pieces: [Int])] = []
@@ -54,23 +46,16 @@ extension Deflate {
         /// The first piece no thread has taken yet.
         private var nextPiece = 0
         private var finishedPieces = 0
-        /// Producers that have not called ``finishProducing()`` yet.
-        private var producers: Int
-        private let lock = ConditionLock()
+        private let lock = Lock()
 
-        /// A queue that `producers` threads will submit to, each ending with
-        /// ``finishProducing()``; with none, whatever was submitted before
-        /// the first ``work()`` is all there is.
-        init(producers: Int) {
-            self.producers = producers
-        }
+        init() {}
 
         /// Submitted inputs, whose outputs ``outputs(of:)`` returns.
         struct Batch {
             fileprivate let inputs: Range<Int>
         }
 
-        /// Adds inputs to deflate; idle workers start on them at once.
+        /// Adds inputs to deflate.
         func submit(_ newInputs: [(bytes: [UInt8], setting: Setting)]) -> Batch {
             lock.withLock {
                 let firstInput = inputs.count, firstPiece = pieces.count
@@ -88,25 +73,13 @@ extension Deflate {
                 // Largest first, so that no long piece starts last.
                 pieces += added.sorted { $0.range.count > $1.range.count }
                 outputs += Array(repeating: [], count: added.count)
-                lock.broadcast()
                 return Batch(inputs: firstInput..<inputs.count)
             }
         }
 
-        /// Tells the workers that one producer has submitted all it will,
-        /// then works through the queue beside them (see ``work()``).
-        func finishProducing() {
-            lock.withLock {
-                precondition(producers > 0, "more producers finished than the queue was made for")
-                producers -= 1
-                lock.broadcast()
-            }
-            work()
-        }
-
-        /// Deflates everything submitted, for a queue without producers: on
-        /// several threads from ``concurrencyThreshold`` bytes (or as
-        /// `concurrently`, for tests), on the caller's alone below it.
+        /// Deflates everything submitted: on several threads from
+        /// ``concurrencyThreshold`` bytes (or as `concurrently`, for tests),
+        /// on the caller's alone below it.
         func drain(concurrently: Bool? = nil) {
             let (pieceCount, bytes) = lock.withLock { (pieces.count, inputs.reduce(0) { $0 + $1.bytes.count }) }
             if concurrently ?? (pieceCount > 1 && bytes >= concurrencyThreshold) {
@@ -118,27 +91,20 @@ extension Deflate {
             }
         }
 
-        /// Deflates pieces until none is left and no producer can add more,
-        /// waiting for the producers in between. When every caller of
-        /// `work` has returned, every piece is deflated.
-        func work() {
+        /// Deflates pieces until none is left. When every caller of `work`
+        /// has returned, every piece is deflated.
+        private func work() {
             lock.lock()
             defer { lock.unlock() }
-            while true {
-                if nextPiece < pieces.count {
-                    let piece = pieces[nextPiece]
-                    nextPiece += 1
-                    let input = inputs[piece.input]
-                    lock.unlock()
-                    let output = compress(input.bytes, range: piece.range, finishing: piece.isLast, setting: input.setting)
-                    lock.lock()
-                    outputs[piece.slot] = output
-                    finishedPieces += 1
-                } else if producers == 0 {
-                    return
-                } else {
-                    lock.wait()
-                }
+            while nextPiece < pieces.count {
+                let piece = pieces[nextPiece]
+                nextPiece += 1
+                let input = inputs[piece.input]
+                lock.unlock()
+                let output = compress(input.bytes, range: piece.range, finishing: piece.isLast, setting: input.setting)
+                lock.lock()
+                outputs[piece.slot] = output
+                finishedPieces += 1
             }
         }
 

@@ -3,11 +3,9 @@
 /// is compressed, each column of at least
 /// ``DocumentChunk/columnCompressionThreshold`` bytes handed to a deflate
 /// queue at its type's setting (``ColumnType/deflateSetting``), to be
-/// replaced by its output with the deflate bit set in its spec.
-///
-/// Submitting as soon as a section is encoded is what lets a save deflate
-/// one part's columns while the other part is still being encoded (see
-/// ``Deflate/Queue``).
+/// replaced by its output with the deflate bit set in its spec. A save
+/// submits both sections to one ``Deflate/Queue`` and deflates them
+/// together.
 struct DeflatingColumns {
     private let columns: [(spec: ColumnSpec, bytes: [UInt8])]
     /// The columns being deflated.

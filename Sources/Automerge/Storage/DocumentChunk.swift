@@ -19,7 +19,7 @@ enum DocumentChunk {
     /// Encodes a document chunk (header included). Actors, heads and rows are
     /// written as given.
     static func encode(_ document: StoredDocument, compress: Bool) -> [UInt8] {
-        let queue = compress ? Deflate.Queue(producers: 0) : nil
+        let queue = compress ? Deflate.Queue() : nil
         let changeColumns = DeflatingColumns(DocumentChangeColumns.encode(document.changes), on: queue)
         let opColumns = DeflatingColumns(OpColumns.encode(document.ops, kind: .document), on: queue)
         queue?.drain()

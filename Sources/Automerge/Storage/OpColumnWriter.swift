@@ -6,28 +6,7 @@
 /// Presence follows Rust: a column that encodes to zero bytes is omitted
 /// (see ``OpColumns``).
 struct OpColumnWriter {
-    /// Which columns a writer fills. Columns are encoded independently, so
-    /// two writers fed the same rows, one per part, give together exactly
-    /// the columns of one writer of ``all``: a large save runs the two
-    /// parts on two cores. The split balances the work: the op-id columns
-    /// are many but cheap per row, the value bytes are few columns but the
-    /// largest to deflate.
-    enum Part: Sendable {
-        case all
-        /// The op-id columns and flags: object, key, id, predecessors or
-        /// successors, insert and action.
-        case opIds
-        /// What each op holds: value, expand flag and mark name.
-        case values
-
-        var writesOpIds: Bool { self != .values }
-        var writesValues: Bool { self != .opIds }
-
-        static let valueColumns: Set<ColumnSpec> = [.valueMeta, .value, .expand, .markName]
-    }
-
     let kind: OpColumns.Kind
-    let part: Part
     private var objActor = RLEEncoder<UInt64>(), objCounter = RLEEncoder<UInt64>()
     private var keyActor = RLEEncoder<UInt64>(), keyCounter = DeltaEncoder(), keyString = RLEEncoder<String>()
     private var idActor = RLEEncoder<UInt64>(), idCounter = DeltaEncoder()
@@ -42,9 +21,8 @@ struct OpColumnWriter {
     private var pendingGroupMembers: Int { 0 }
     #endif
 
-    init(kind: OpColumns.Kind, part: Part = .all) {
+    init(kind: OpColumns.Kind) {
         self.kind = kind
-        self.part = part
     }
 
     /// Appends one row. `group` is the predecessors in a change chunk and the
@@ -55,7 +33,7 @@ struct OpColumnWriter {
     ) {
         append(object: object, key: key, insert: isInsert, action: code, value: value, id: id,
                groupCount: group.count, expand: isExpand, markName: name)
-        if part.writesOpIds { for member in group { appendGroupMember(member) } }
+        for member in group { appendGroupMember(member) }
     }
 
     /// Appends one row whose group of `groupCount` op ids the caller then
@@ -67,10 +45,8 @@ struct OpColumnWriter {
         object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64, value: Primitive,
         id: StoredOpId?, groupCount members: Int, expand isExpand: Bool, markName name: String?
     ) {
-        if part.writesOpIds {
-            appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id, groupCount: members)
-        }
-        if part.writesValues { appendValues(value: value, expand: isExpand, markName: name) }
+        appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id, groupCount: members)
+        appendValues(value: value, expand: isExpand, markName: name)
     }
 
     /// Appends one row whose value is given as the bytes it was decoded
@@ -80,20 +56,17 @@ struct OpColumnWriter {
         rawValue: (typeCode: UInt8, bytes: UnsafeBufferPointer<UInt8>),
         id: StoredOpId?, groupCount members: Int, expand isExpand: Bool, markName name: String?
     ) {
-        if part.writesOpIds {
-            appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id, groupCount: members)
-        }
-        if part.writesValues { appendValues(rawValue: rawValue, expand: isExpand, markName: name) }
+        appendOpIds(object: object, key: key, insert: isInsert, action: code, id: id, groupCount: members)
+        appendValues(rawValue: rawValue, expand: isExpand, markName: name)
     }
 
-    /// The op-id half of a row, for a writer of ``Part/opIds`` or
-    /// ``Part/all``; its group members follow with ``appendGroupMember(_:)``.
-    /// A caller filling one part calls only that part's half, so that it
-    /// does not even read the other half's fields.
+    /// The op-id half of a row (object, key, id, insert, action and group
+    /// count); its group members follow with ``appendGroupMember(_:)``, its
+    /// value with one of the `appendValues`. A caller that reads an op in
+    /// place calls the halves itself.
     @inline(__always)
     mutating func appendOpIds(object: StoredOpId?, key: StoredKey, insert isInsert: Bool, action code: UInt64,
                               id: StoredOpId?, groupCount members: Int) {
-        assert(part.writesOpIds, "op-id columns written by a values writer")
         assert(pendingGroupMembers == 0, "the previous row's group is incomplete")
         #if DEBUG
         pendingGroupMembers = members
@@ -129,10 +102,9 @@ struct OpColumnWriter {
         groupCount.appendValue(UInt64(members))
     }
 
-    /// The values half of a row, for a writer of ``Part/values`` or ``Part/all``.
+    /// The values half of a row: value, expand flag and mark name.
     @inline(__always)
     mutating func appendValues(value: Primitive, expand isExpand: Bool, markName name: String?) {
-        assert(part.writesValues, "value columns written by an op-id writer")
         ValueColumn.append(value, metadata: &valueMeta, raw: &valueRaw)
         appendFlags(expand: isExpand, markName: name)
     }
@@ -141,7 +113,6 @@ struct OpColumnWriter {
     @inline(__always)
     mutating func appendValues(rawValue: (typeCode: UInt8, bytes: UnsafeBufferPointer<UInt8>), expand isExpand: Bool,
                                markName name: String?) {
-        assert(part.writesValues, "value columns written by an op-id writer")
         valueMeta.appendValue(UInt64(rawValue.bytes.count) << 4 | UInt64(rawValue.typeCode))
         // Mostly one byte (a character of text): append(contentsOf:) costs ~90 instructions even then.
         if rawValue.bytes.count == 1 { valueRaw.append(rawValue.bytes[0]) } else { valueRaw.append(contentsOf: rawValue.bytes) }
@@ -157,7 +128,6 @@ struct OpColumnWriter {
     /// Appends one op id of the last row's group (see
     /// ``appendOpIds(object:key:insert:action:id:groupCount:)``).
     mutating func appendGroupMember(_ member: StoredOpId) {
-        assert(part.writesOpIds, "group members written by a values writer")
         #if DEBUG
         assert(pendingGroupMembers > 0, "more group members than the row's group count")
         pendingGroupMembers -= 1
@@ -166,7 +136,32 @@ struct OpColumnWriter {
         groupCounter.append(Int64(truncatingIfNeeded: member.counter))
     }
 
-    /// The encoded columns of the writer's part, in spec order within each
+    /// Continues these columns with the rows `other` was given, as if they
+    /// had been appended here: a large save encodes two halves of its rows
+    /// on two cores and joins them (see
+    /// ``RLEEncoder/append(contentsOf:adjustFirstValue:)``).
+    mutating func append(contentsOf other: OpColumnWriter) {
+        precondition(kind == other.kind, "joining writers of different columns")
+        assert(pendingGroupMembers == 0 && other.pendingGroupMembers == 0, "a row's group is incomplete")
+        objActor.append(contentsOf: other.objActor)
+        objCounter.append(contentsOf: other.objCounter)
+        keyActor.append(contentsOf: other.keyActor)
+        keyCounter.append(contentsOf: other.keyCounter)
+        keyString.append(contentsOf: other.keyString)
+        idActor.append(contentsOf: other.idActor)
+        idCounter.append(contentsOf: other.idCounter)
+        insert.append(contentsOf: other.insert)
+        action.append(contentsOf: other.action)
+        valueMeta.append(contentsOf: other.valueMeta)
+        valueRaw.append(contentsOf: other.valueRaw)
+        groupCount.append(contentsOf: other.groupCount)
+        groupActor.append(contentsOf: other.groupActor)
+        groupCounter.append(contentsOf: other.groupCounter)
+        expand.append(contentsOf: other.expand)
+        markName.append(contentsOf: other.markName)
+    }
+
+    /// The encoded columns, in spec order within each
     /// section (some possibly empty, i.e. omitted).
     mutating func finish() -> [(ColumnSpec, [UInt8])] {
         assert(pendingGroupMembers == 0, "the last row's group is incomplete")
@@ -188,10 +183,6 @@ struct OpColumnWriter {
                         (.succGroup, groupCount.finish()), (.succActor, groupActor.finish()),
                         (.succCounter, groupCounter.finish())]
         }
-        switch part {
-        case .all: return columns
-        case .opIds: return columns.filter { !Part.valueColumns.contains($0.0) }
-        case .values: return columns.filter { Part.valueColumns.contains($0.0) }
-        }
+        return columns
     }
 }

@@ -14,8 +14,7 @@ import Darwin
 /// 7 MB more resident memory.
 final class Lock: @unchecked Sendable {
     // A pthread mutex must not move, so it lives in its own allocation.
-    // Readable in the module for ``ConditionLock``'s condition variable.
-    let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
         mutex = .pthreadObject(pthread_mutex_t(), "pthread_mutex_init") { pthread_mutex_init($0, nil) }
@@ -36,38 +35,8 @@ final class Lock: @unchecked Sendable {
     }
 }
 
-/// A ``Lock`` with a condition variable, for threads that wait until
-/// another one has changed the state the lock guards.
-final class ConditionLock: @unchecked Sendable {
-    private let mutex = Lock()
-    // Like the mutex, a condition must not move.
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-
-    init() {
-        condition = .pthreadObject(pthread_cond_t(), "pthread_cond_init") { pthread_cond_init($0, nil) }
-    }
-
-    deinit { condition.freePthreadObject { pthread_cond_destroy($0) } }
-
-    func lock() { mutex.lock() }
-
-    func unlock() { mutex.unlock() }
-
-    /// Releases the lock until another thread calls ``broadcast()``, then
-    /// takes it again. The caller holds the lock and rechecks its condition
-    /// after waking (wake-ups can be spurious).
-    func wait() { pthread_cond_wait(condition, mutex.mutex) }
-
-    /// Wakes every thread waiting in ``wait()``. Called holding the lock.
-    func broadcast() { pthread_cond_broadcast(condition) }
-
-    /// Runs `body` holding the lock.
-    @inline(__always)
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result { try mutex.withLock(body) }
-}
-
 extension UnsafeMutablePointer {
-    /// A pthread object (a mutex, a condition) in its own allocation, since
+    /// A pthread object (a mutex) in its own allocation, since
     /// it must not move, set up by `initialize` (`what` names it if that fails).
     fileprivate static func pthreadObject(_ empty: Pointee, _ what: StaticString,
                                           initialize: (Self) -> Int32) -> Self {

@@ -188,28 +188,6 @@ struct CompressedChangeTests {
         }
     }
 
-    @Test("a deflate queue fed by producers on two threads, one late, gives the bytes of one batch")
-    func deflateQueueWithProducers() throws {
-        var generator = SeededGenerator(seed: 13)
-        func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(generator.next() % 11) } }
-        let first = [(bytes(3 * Deflate.pieceSize + 5), Deflate.Setting.level(5)), (bytes(700), .huffmanOnly)]
-        let second = [(bytes(Deflate.pieceSize), Deflate.Setting.level(4)), ([], .level(4)), (bytes(90_000), .huffmanOnly)]
-        let queue = Deflate.Queue(producers: 2)
-        let (firstBatch, secondBatch) = Concurrently.run({ () -> Deflate.Queue.Batch in
-            let batch = queue.submit(first)
-            queue.finishProducing()
-            return batch
-        }, { () -> Deflate.Queue.Batch in
-            // The other producer has long been waiting or working by now.
-            usleep(20_000)
-            let batch = queue.submit(second)
-            queue.finishProducing()
-            return batch
-        })
-        #expect(queue.outputs(of: firstBatch) == Deflate.compress(each: first, concurrently: false))
-        #expect(queue.outputs(of: secondBatch) == Deflate.compress(each: second, concurrently: false))
-    }
-
     @Test("a DEFLATE bomb fails at the inflation limit instead of exhausting memory")
     func inflationLimit() {
         let bomb = Deflate.compress([UInt8](repeating: 0, count: 4 << 20))

@@ -155,9 +155,33 @@ struct DocumentChunkTests {
         return doc
     }
 
-    @Test("a save written on two cores has the bytes of one writer, compressed or not")
-    func concurrentSave() throws {
-        let doc = try Self.largeDocument()
+    /// Large documents whose middle row, where a save cuts its rows in two
+    /// halves, falls in a map (between keys of conflicting ops) and in a
+    /// list (between elements with later puts and deletes).
+    static func mapCutDocument() throws -> Document {
+        let doc = Document()
+        let other = doc.fork()
+        for key in 0..<24_000 { try doc.put(obj: .ROOT, key: "key \(key)", value: .Int(Int64(key))) }
+        for key in stride(from: 0, to: 24_000, by: 97) { try other.put(obj: .ROOT, key: "key \(key)", value: .String("other")) }
+        try doc.merge(other: other)
+        let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+        try doc.spliceText(obj: text, start: 0, delete: 0, value: "after the map")
+        return doc
+    }
+
+    static func listCutDocument() throws -> Document {
+        let doc = Document()
+        let list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
+        for index in 0..<22_000 { try doc.insert(obj: list, index: UInt64(index), value: .Uint(UInt64(index % 5))) }
+        for index in stride(from: 0, to: 22_000, by: 7) { try doc.put(obj: list, index: UInt64(index), value: .Boolean(true)) }
+        for index in stride(from: 21_000, to: 0, by: -13) { try doc.delete(obj: list, index: UInt64(index)) }
+        return doc
+    }
+
+    @Test("a save written on two cores has the bytes of one writer, compressed or not, wherever its rows are cut",
+          arguments: ["text", "map", "list"])
+    func concurrentSave(cutIn object: String) throws {
+        let doc = try ["text": Self.largeDocument, "map": Self.mapCutDocument, "list": Self.listCutDocument][object]!()
         let plain = [UInt8](doc.save(compress: false))
         let stored = try S.decodeDocument(plain)
         #expect(UInt64(stored.ops.count) > DocumentState.concurrentSaveThreshold, "the save takes the two-core path")
