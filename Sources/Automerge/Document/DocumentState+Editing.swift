@@ -90,12 +90,12 @@ extension DocumentState {
     }
 
     private mutating func insertElement(_ object: ObjectHandle, after reference: inout OpId, action: OpAction, value: Primitive,
-                                        expand: Bool = false, markName: String? = nil) throws(AutomergeError) -> OpId {
+                                        expand: Bool = false, markName: String? = nil, units: Int32? = nil) throws(AutomergeError) -> OpId {
         let id = try nextOpId()
         if action.objectType == nil {
             try applyLocally { ops throws(OpSet.ApplyError) in
                 try ops.applyLocalInsert(objectAt: object.index, after: reference, id: id, action: action, value: value,
-                                         expand: expand, markName: markName)
+                                         expand: expand, markName: markName, units: units)
             }
             transaction!.appendInsert(object: object.id, objectIndex: object.index, reference: reference, action: action)
         } else {
@@ -154,8 +154,9 @@ extension DocumentState {
             var reference = try insertionReference(object, at: index)
             let width = object.width
             for value in values {
-                _ = try insertElement(object, after: &reference, action: .set, value: value)
-                insertedUnits += Int(width.units(ofSet: value))
+                let units = width.units(ofSet: value)
+                _ = try insertElement(object, after: &reference, action: .set, value: value, units: units)
+                insertedUnits += Int(units)
             }
         }
         var deleteIndex = Int(index) + insertedUnits

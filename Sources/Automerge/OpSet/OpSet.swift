@@ -161,14 +161,14 @@ struct OpSet: Sendable {
     /// Inserts a new element (an insert op that makes no object) into the
     /// sequence at `index` of the object table.
     private mutating func insertElement(objectAt index: Int, after reference: OpId, id: OpId, action: OpAction, value: Primitive,
-                                        expand: Bool, markName: String?) throws(ApplyError) {
+                                        expand: Bool, markName: String?, units: Int32? = nil) throws(ApplyError) {
         guard let location = insertionLocation(in: objects[index].sequence, after: reference, id: id) else {
             throw .missingElement(reference)
         }
         objects[index].sequence.insert(
             SequenceElement(id: id, reference: reference, action: action, value: value, expand: expand, markName: markName,
                             successors: SuccessorList()),
-            after: reference, at: location)
+            after: reference, at: location, units: units)
     }
 
     /// Applies a local put of a scalar to a map key unless the key has
@@ -186,13 +186,14 @@ struct OpSet: Sendable {
     /// Applies a local insert of a value or mark anchor (no object made)
     /// from its fields: what ``apply(_:objectAt:keyHash:)`` does for such
     /// an op, without the ``ChangeOp`` a local edit would build only to
-    /// destroy it (~130 instructions of a keystroke).
+    /// destroy it (~130 instructions of a keystroke). `units`: the new
+    /// element's width, if the caller has it.
     mutating func applyLocalInsert(objectAt index: Int, after reference: OpId, id: OpId, action: OpAction, value: Primitive,
-                                   expand: Bool, markName: String?) throws(ApplyError) {
+                                   expand: Bool, markName: String?, units: Int32? = nil) throws(ApplyError) {
         precondition(objects[index].kind.isSequence && action.objectType == nil, "not a plain insert into a sequence")
         maxOp = max(maxOp, UInt64(id.counter))
         try insertElement(objectAt: index, after: reference, id: id, action: action, value: value, expand: expand,
-                          markName: markName)
+                          markName: markName, units: units)
     }
 
     /// The visible element a local delete at a unit of a sequence would

@@ -327,9 +327,12 @@ struct SequenceTree: Sendable {
 
     /// Inserts `element`, whose insert op went after `reference` (HEAD is
     /// ``OpId/root``), at `location` (an index may equal the leaf's count).
-    mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location) {
+    /// `units`: its width, if the caller has it already (a splice does;
+    /// working it out again cost ~100 instructions of a keystroke).
+    mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32? = nil) {
         assert(element.reference == nil || element.reference == reference, "an element made with another key")
-        element.units = element.units(under: width)
+        assert(units == nil || units == element.units(under: width), "an element given the wrong width")
+        element.units = units ?? element.units(under: width)
         if element.reference == nil { wideReferences[element.id] = reference }
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
