@@ -86,7 +86,8 @@ extension DocumentState {
     mutating func insert(_ obj: ObjId, index: UInt64, action: OpAction, value: Primitive) throws(AutomergeError) -> OpId {
         let object = try sequence(obj, operation: "insert")
         var reference = try insertionReference(object, at: index)
-        return try insertElement(object, after: &reference, action: action, value: value)
+        return try insertElement(object, after: &reference, action: action, value: value,
+                                 units: action == .set ? object.width.units(ofSet: value) : nil)
     }
 
     private mutating func insertElement(_ object: ObjectHandle, after reference: inout OpId, action: OpAction, value: Primitive,

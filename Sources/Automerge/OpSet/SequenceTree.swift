@@ -331,8 +331,13 @@ struct SequenceTree: Sendable {
     /// working it out again cost ~100 instructions of a keystroke).
     mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32? = nil) {
         assert(element.reference == nil || element.reference == reference, "an element made with another key")
-        assert(units == nil || units == element.units(under: width), "an element given the wrong width")
-        element.units = units ?? element.units(under: width)
+        if let units {
+            assert(units == element.units(under: width), "an element given the wrong width")
+            element.units = units
+        } else {
+            // Not `units ?? ...`: its closure made a copy of the element.
+            element.units = element.units(under: width)
+        }
         if element.reference == nil { wideReferences[element.id] = reference }
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
