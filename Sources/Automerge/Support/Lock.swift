@@ -17,10 +17,17 @@ final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
-        mutex = .pthreadObject(pthread_mutex_t(), "pthread_mutex_init") { pthread_mutex_init($0, nil) }
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(mutex, nil)
+        precondition(result == 0, "pthread_mutex_init failed: \(result)")
     }
 
-    deinit { mutex.freePthreadObject { pthread_mutex_destroy($0) } }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
 
     func lock() { pthread_mutex_lock(mutex) }
 
@@ -32,25 +39,5 @@ final class Lock: @unchecked Sendable {
         lock()
         defer { unlock() }
         return try body()
-    }
-}
-
-extension UnsafeMutablePointer {
-    /// A pthread object (a mutex) in its own allocation, since
-    /// it must not move, set up by `initialize` (`what` names it if that fails).
-    fileprivate static func pthreadObject(_ empty: Pointee, _ what: StaticString,
-                                          initialize: (Self) -> Int32) -> Self {
-        let object = Self.allocate(capacity: 1)
-        object.initialize(to: empty)
-        let result = initialize(object)
-        precondition(result == 0, "\(what) failed: \(result)")
-        return object
-    }
-
-    /// Tears down with `destroy` and frees an object from ``pthreadObject(_:_:initialize:)``.
-    fileprivate func freePthreadObject(destroy: (Self) -> Int32) {
-        _ = destroy(self)
-        deinitialize(count: 1)
-        deallocate()
     }
 }

@@ -19,16 +19,22 @@ struct ColumnJoinTests {
         return (Array(values[..<cut]), Array(values[cut...]))
     }
 
+    /// The bytes of an RLE column whose values before `cut` went to one
+    /// encoder and the rest to another, joined.
+    static func joinedRLE<V: RLEValue>(_ values: [V?], at cut: Int) -> [UInt8] {
+        let (head, tail) = split(values, at: cut)
+        var joined = RLEEncoder<V>(), second = RLEEncoder<V>()
+        for value in head { joined.append(value) }
+        for value in tail { second.append(value) }
+        joined.append(contentsOf: second)
+        return joined.finish()
+    }
+
     @Test("an RLE column joined at any cut is the column of all its values")
     func rleJoins() async {
         await propertyCheck(count: 2000, input: Self.cutValues) { raw, cut in
             let values = raw.map { $0 < 0 ? nil : UInt64($0) }
-            let (head, tail) = Self.split(values, at: cut)
-            var joined = RLEEncoder<UInt64>(), second = RLEEncoder<UInt64>()
-            for value in head { joined.append(value) }
-            for value in tail { second.append(value) }
-            joined.append(contentsOf: second)
-            #expect(joined.finish() == RLEColumn.encode(values), "\(values) cut at \(cut)")
+            #expect(Self.joinedRLE(values, at: cut) == RLEColumn.encode(values), "\(values) cut at \(cut)")
         }
     }
 
@@ -36,12 +42,7 @@ struct ColumnJoinTests {
     func stringJoins() async {
         await propertyCheck(count: 1000, input: Self.cutValues) { raw, cut in
             let values = raw.map { $0 < 0 ? nil : ["a", "b", "ü", "key"][$0] }
-            let (head, tail) = Self.split(values, at: cut)
-            var joined = RLEEncoder<String>(), second = RLEEncoder<String>()
-            for value in head { joined.append(value) }
-            for value in tail { second.append(value) }
-            joined.append(contentsOf: second)
-            #expect(joined.finish() == RLEColumn.encode(values), "\(values) cut at \(cut)")
+            #expect(Self.joinedRLE(values, at: cut) == RLEColumn.encode(values), "\(values) cut at \(cut)")
         }
     }
 
@@ -85,12 +86,7 @@ struct ColumnJoinTests {
     func longRuns() {
         let values: [UInt64?] = Array(repeating: 7, count: 5000) + (0..<3000).map { UInt64($0 % 2) } + Array(repeating: nil, count: 4000)
         for cut in [0, 1, 4999, 5000, 5001, 6500, 8000, 9000, 12000] {
-            let (head, tail) = Self.split(values, at: cut)
-            var joined = RLEEncoder<UInt64>(), second = RLEEncoder<UInt64>()
-            for value in head { joined.append(value) }
-            for value in tail { second.append(value) }
-            joined.append(contentsOf: second)
-            #expect(joined.finish() == RLEColumn.encode(values), "cut at \(cut)")
+            #expect(Self.joinedRLE(values, at: cut) == RLEColumn.encode(values), "cut at \(cut)")
         }
     }
 }
