@@ -68,17 +68,24 @@ enum Storage {
     /// A document whose change chunks have every op action `from` replaced by
     /// `to` (dependency hashes rewritten to match), loaded and saved again.
     static func patchActions(of doc: Document, from: Int64, to: Int64) throws -> Data {
+        let changes = try rewriteChanges(uncompressedChanges(doc)) { layout in
+            try editValues(&layout.columns, 66) { values in values = values.map { $0 == from ? to : $0 } }
+        }
+        return try Document(Data(changes.joined())).save()
+    }
+
+    /// Applies `edit` to each change (uncompressed chunks, in history order)
+    /// and rewrites the dependency hashes of later changes to match.
+    static func rewriteChanges(_ changes: [[UInt8]], _ edit: (inout ChangeLayout) throws -> Void) throws -> [[UInt8]] {
         var renamed: [[UInt8]: [UInt8]] = [:]
-        var out: [UInt8] = []
-        for change in uncompressedChanges(doc) {
+        return try changes.map { change in
             let oldHash = RawChunk.digest(type: 1, contents: RawChunk.split(change)![0].contents)
             let patched = try editChange(change) { layout in
                 layout.dependencies = layout.dependencies.map { renamed[$0] ?? $0 }.sorted { $0.lexicographicallyPrecedes($1) }
-                try editValues(&layout.columns, 66) { values in values = values.map { $0 == from ? to : $0 } }
+                try edit(&layout)
             }
             renamed[oldHash] = RawChunk.digest(type: 1, contents: RawChunk.split(patched)![0].contents)
-            out += patched
+            return patched
         }
-        return try Document(Data(out)).save()
     }
 }

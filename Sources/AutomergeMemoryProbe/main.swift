@@ -1,7 +1,10 @@
 // automerge-memory-probe FILE
+// automerge-memory-probe --load-stats FILE
 //
 // Loads one document and prints the process's resident memory before and
-// after, for `automerge bench memory`. It is its own executable so that the
+// after, for `automerge bench memory`; with --load-stats, one line with the
+// load's time, the process's peak resident memory and whether the load
+// succeeded, for `automerge bench hostile`. It is its own executable so that the
 // process holds the library and nothing else: the CLI links Foundation (with
 // ICU) and the argument parser, which the document's footprint should not be
 // charged with. What the library links is what a server using it pays.
@@ -32,9 +35,34 @@ func megabytes(_ value: Double) -> String {
     return "\(tenths / 10).\(tenths % 10) MB"
 }
 
+/// The process's peak resident memory in MB, from /proc (0 where unavailable).
+func peakResidentMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kilobytes / 1024
+}
+
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "--load-stats" {
+    guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: arguments[2])) else {
+        print("error: cannot read \(arguments[2])")
+        exit(2)
+    }
+    var outcome = ""
+    let elapsed = ContinuousClock().measure {
+        do {
+            outcome = "loaded \(try Document(bytes).heads().count) heads"
+        } catch {
+            outcome = "rejected: \(error)"
+        }
+    }
+    let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+    print("load-stats ms=\(milliseconds) peak-mb=\(peakResidentMegabytes()) outcome=\(outcome)")
+    exit(0)
+}
 guard arguments.count == 2 else {
-    print("usage: automerge-memory-probe FILE")
+    print("usage: automerge-memory-probe [--load-stats] FILE")
     exit(2)
 }
 do {

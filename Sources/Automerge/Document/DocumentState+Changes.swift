@@ -12,6 +12,7 @@ extension DocumentState {
         var batchIds = Set<ChangeIdentity>()
         var batch: [DecodedChange] = []
         let queued = Set(queue.map(\.hash))
+        let queuedIds = Set(queue.map { ChangeIdentity(actor: $0.stored.actors[0], sequence: $0.stored.sequence) })
         for change in changes {
             if history.contains(change.hash) || queued.contains(change.hash) || batchHashes.contains(change.hash) { continue }
             guard let author = change.stored.actors.first else { throw .invalidChange("change has no author") }
@@ -19,7 +20,7 @@ extension DocumentState {
             if let index = ops.actors.index(of: author), history.hash(actor: index, sequence: change.stored.sequence) != nil {
                 throw .duplicateSequenceNumber(actor: author, sequence: change.stored.sequence)
             }
-            if batchIds.contains(identity) || queue.contains(where: { ChangeIdentity(actor: $0.stored.actors[0], sequence: $0.stored.sequence) == identity }) {
+            if batchIds.contains(identity) || queuedIds.contains(identity) {
                 throw .duplicateSequenceNumber(actor: author, sequence: change.stored.sequence)
             }
             batchHashes.insert(change.hash)
@@ -68,16 +69,18 @@ extension DocumentState {
     /// Applies one change whose dependencies are present. The change is
     /// checked first, so a bad change leaves the document untouched.
     private mutating func applyOne(_ change: DecodedChange) throws(AutomergeError) {
-        var actors = ops.actors
-        let (author, changeOps) = try ChangeCodec.changeOps(of: change.stored, actors: &actors)
-        let expectedSequence = history.lastSequence(of: author) + 1
-        guard change.stored.sequence == expectedSequence else {
-            throw .invalidChange("change \(change.hash) has sequence \(change.stored.sequence), expected \(expectedSequence)")
+        // New actors go straight into the table (a copy of it per change
+        // made one change chunk per actor quadratic) and are taken back if
+        // the change fails.
+        let knownActors = ops.actors.count
+        let author: UInt32, changeOps: [ChangeOp]
+        do {
+            (author, changeOps) = try ChangeCodec.changeOps(of: change.stored, actors: &ops.actors)
+            try check(change, author: author, ops: changeOps)
+        } catch {
+            ops.actors.removeActors(after: knownActors)
+            throw error
         }
-        try checkMaxOp(change, author: author)
-        try validate(changeOps)
-        if !change.isCanonical { try checkCanonical(change, author: author, ops: changeOps, actors: actors) }
-        ops.actors = actors
         // Mark anchors are checked once the change is in place; the op set
         // as it was (an O(1) copy until written) is put back if they fail.
         let markedObjects = refusesMisorderedMarks ? Set(changeOps.lazy.filter { $0.action == .mark }.map(\.object)) : []
@@ -85,6 +88,7 @@ extension DocumentState {
         for op in changeOps {
             do { try ops.apply(op) } catch {
                 if let unmarked { ops = unmarked }
+                ops.actors.removeActors(after: knownActors)
                 throw .invalidChange("change \(change.hash): \(error)")
             }
         }
@@ -92,6 +96,7 @@ extension DocumentState {
             for object in markedObjects {
                 guard let index = ops.objectIndex(of: object), !ops.markAnchorsInOrder(objectAt: index) else { continue }
                 ops = unmarked
+                ops.actors.removeActors(after: knownActors)
                 // Found by fuzzing: Corpus/load/received-mark-end-before-begin.
                 throw .invalidChange("change \(change.hash) puts a mark's end anchor before its begin anchor; "
                     + "a document holding it could not be loaded again")
@@ -104,6 +109,17 @@ extension DocumentState {
         // Found by fuzzing: Corpus/changes/empty-change-max-op-ignored.
         ops.maxOp = max(ops.maxOp, change.stored.maxOp)
         addToHistory(change.stored, hash: change.hash, bytes: change.bytes, actor: author)
+    }
+
+    /// The checks a change passes before any of its ops is applied.
+    private func check(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp]) throws(AutomergeError) {
+        let expectedSequence = history.lastSequence(of: author) + 1
+        guard change.stored.sequence == expectedSequence else {
+            throw .invalidChange("change \(change.hash) has sequence \(change.stored.sequence), expected \(expectedSequence)")
+        }
+        try checkMaxOp(change, author: author)
+        try validate(changeOps)
+        if !change.isCanonical { try checkCanonical(change, author: author, ops: changeOps, actors: ops.actors) }
     }
 
     /// A change's max op may not fall below that of its author's previous

@@ -39,9 +39,12 @@ enum ChangeCodec {
         fileprivate let actors: ActorTable
         /// The change's actors after the author, as op-set indices.
         private let others: [UInt32]
-        /// Op-set actor index -> index in the change's actor table; -1 for
-        /// actors the change does not mention.
+        /// Op-set actor index -> index in the change's actor table, for the
+        /// first 64 op-set actors (-1 for those the change does not mention)...
         private var local: [Int]
+        /// ...and for the others the change mentions: sized by the change,
+        /// not by the document's actor table.
+        private var distantLocal: [UInt32: Int] = [:]
         fileprivate var writer = OpColumnWriter(kind: .change)
         fileprivate var count = 0
 
@@ -50,14 +53,24 @@ enum ChangeCodec {
         init(mentioning mentioned: ActorFlags, author: UInt32, actors: ActorTable) {
             self.author = author
             self.actors = actors
-            local = [Int](repeating: -1, count: actors.count)
-            local[Int(author)] = 0
-            others = (0..<UInt32(actors.count)).filter { $0 != author && mentioned.contains($0) }
-                .sorted { actors[$0] < actors[$1] }
-            for (offset, index) in others.enumerated() { local[Int(index)] = offset + 1 }
+            local = [Int](repeating: -1, count: min(actors.count, 64))
+            others = mentioned.members.filter { $0 != author }.sorted { actors.actorPrecedes($0, $1) }
+            for (offset, index) in others.enumerated() where index >= 64 { distantLocal[index] = offset + 1 }
+            for (offset, index) in others.enumerated() where index < 64 { local[Int(index)] = offset + 1 }
+            if author < 64 { local[Int(author)] = 0 }
         }
 
-        fileprivate func stored(_ id: OpId) -> StoredOpId { StoredOpId(counter: UInt64(id.counter), actor: local[Int(id.actor)]) }
+        fileprivate func stored(_ id: OpId) -> StoredOpId {
+            let actor: Int
+            if id.actor == author {
+                actor = 0
+            } else if id.actor < 64 {
+                actor = local[Int(id.actor)]
+            } else {
+                actor = distantLocal[id.actor] ?? -1
+            }
+            return StoredOpId(counter: UInt64(id.counter), actor: actor)
+        }
 
         /// Appends the next op's row.
         mutating func append(_ op: borrowing ChangeOp) {
@@ -128,7 +141,9 @@ struct DecodedChange: Sendable {
 /// array of flags cost ~40), any others in an array.
 struct ActorFlags: Sendable {
     private var low: UInt64 = 0
-    private var high: [Bool] = []
+    /// Actors from index 64 on: a set, so that a change mentioning one
+    /// actor of a large table costs as little as one of a small table.
+    private var high: Set<UInt32> = []
 
     /// Notes the actor of `id` (not the root's).
     @inline(__always)
@@ -137,9 +152,7 @@ struct ActorFlags: Sendable {
         if id.actor < 64 {
             low |= 1 << UInt64(id.actor)
         } else {
-            let index = Int(id.actor) - 64
-            if index >= high.count { high += repeatElement(false, count: index + 1 - high.count) }
-            high[index] = true
+            high.insert(id.actor)
         }
     }
 
@@ -155,7 +168,18 @@ struct ActorFlags: Sendable {
 
     /// Whether op-set actor `actor` was noted.
     func contains(_ actor: UInt32) -> Bool {
-        actor < 64 ? low & (1 << UInt64(actor)) != 0 : Int(actor) - 64 < high.count && high[Int(actor) - 64]
+        actor < 64 ? low & (1 << UInt64(actor)) != 0 : high.contains(actor)
+    }
+
+    /// The actors noted, in no particular order.
+    var members: [UInt32] {
+        var result: [UInt32] = []
+        var bits = low
+        while bits != 0 {
+            result.append(UInt32(bits.trailingZeroBitCount))
+            bits &= bits - 1
+        }
+        return result + high
     }
 }
 

@@ -1,12 +1,17 @@
-/// The actors a document knows, in the order it learnt them, with the rank
-/// of each in bytewise order so that op ids compare as Automerge requires
-/// (counter, then actor bytes) without remapping stored ids when a new actor
-/// arrives.
+/// The actors a document knows, in the order it learnt them.
+///
+/// Op ids compare as Automerge requires (counter, then actor bytes) without
+/// remapping stored ids when a new actor arrives: ties on the counter
+/// compare each actor's first eight bytes, kept as one big-endian integer
+/// per actor, and only actors that share those compare the rest. Adding an
+/// actor is O(1) amortised (a table kept in byte order would cost every new
+/// actor a re-sort or a shift of the others: a file of one change chunk per
+/// actor made that quadratic).
 struct ActorTable: Sendable {
     private(set) var actors: [ActorId] = []
     private var indexOf: [ActorId: UInt32] = [:]
-    /// rank[i] is the position of actors[i] in bytewise order.
-    private(set) var rank: [UInt32] = []
+    /// orderKeys[i]: the first eight bytes of actors[i], big-endian, padded with zeros.
+    private var orderKeys: [UInt64] = []
 
     var count: Int { actors.count }
 
@@ -34,23 +39,45 @@ struct ActorTable: Sendable {
         let index = UInt32(actors.count)
         actors.append(actor)
         indexOf[actor] = index
-        let order = actors.indices.sorted { actors[$0] < actors[$1] }
-        rank = [UInt32](repeating: 0, count: actors.count)
-        for (position, actorIndex) in order.enumerated() { rank[actorIndex] = UInt32(position) }
+        orderKeys.append(Self.orderKey(actor.bytes))
         return index
+    }
+
+    /// The indices of `newActors`, adding those that are new, with room made once.
+    mutating func intern(contentsOf newActors: some Collection<ActorId>) -> [UInt32] {
+        actors.reserveCapacity(actors.count + newActors.count)
+        orderKeys.reserveCapacity(actors.count + newActors.count)
+        indexOf.reserveCapacity(actors.count + newActors.count)
+        return newActors.map { intern($0) }
+    }
+
+    /// Forgets the actors added after the first `count`: what a failed
+    /// change interned is taken back, in time proportional to it.
+    mutating func removeActors(after count: Int) {
+        guard count < actors.count else { return }
+        for actor in actors[count...] { indexOf[actor] = nil }
+        actors.removeSubrange(count...)
+        orderKeys.removeSubrange(count...)
+    }
+
+    private static func orderKey(_ bytes: [UInt8]) -> UInt64 {
+        var key: UInt64 = 0
+        for position in 0..<8 { key = key << 8 | UInt64(position < bytes.count ? bytes[position] : 0) }
+        return key
     }
 
     /// Automerge's op id order: counter first, then actor bytes.
     @inline(__always)
     func precedes(_ a: OpId, _ b: OpId) -> Bool {
         if a.counter != b.counter { return a.counter < b.counter }
-        return rank[Int(a.actor)] < rank[Int(b.actor)]
+        return actorPrecedes(a.actor, b.actor)
     }
 
-    /// Actor indices sorted by actor bytes.
-    var indicesInByteOrder: [UInt32] {
-        var order = [UInt32](repeating: 0, count: actors.count)
-        for (index, r) in rank.enumerated() { order[Int(r)] = UInt32(index) }
-        return order
+    /// Whether actor `a`'s bytes sort before actor `b`'s.
+    @inline(__always)
+    func actorPrecedes(_ a: UInt32, _ b: UInt32) -> Bool {
+        let (keyA, keyB) = (orderKeys[Int(a)], orderKeys[Int(b)])
+        if keyA != keyB { return keyA < keyB }
+        return a != b && actors[Int(a)] < actors[Int(b)]
     }
 }

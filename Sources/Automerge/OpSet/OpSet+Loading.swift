@@ -19,7 +19,7 @@ extension OpSet {
         _ document: StoredDocument, rows: UnsafeBufferPointer<StoredOpRows.Row>, encoding: TextEncoding
     ) throws(LoadError) -> OpSet {
         var opSet = OpSet(encoding: encoding)
-        let actorIndices = document.actors.map { opSet.actors.intern($0) }
+        let actorIndices = opSet.actors.intern(contentsOf: document.actors)
         let stored = document.ops
 
         func opId(_ stored: StoredOpId, row: Int) throws(LoadError) -> OpId {

@@ -32,7 +32,9 @@ struct SequenceTree: Sendable {
     private var root: Int32 = 0
     /// The first leaf never changes: splits move the right half out.
     let firstLeaf: Int32 = 0
-    private var leafOfElement = OpIdIndex()
+    private var leafOfElement = OpIdTable()
+    /// The element index's size and work (see ``OpIdTable/Statistics``).
+    var elementIndexStatistics: OpIdTable.Statistics { leafOfElement.statistics }
     /// False while a document is being loaded: appends then skip the id
     /// index, which ``ensureIndexed()`` builds in one pass at the right size.
     private var indexed = true
@@ -75,7 +77,7 @@ struct SequenceTree: Sendable {
     mutating func beginBulkLoad() {
         indexed = false
         unitsDeferred = true
-        leafOfElement = OpIdIndex()
+        leafOfElement = OpIdTable()
     }
 
     /// Builds what ``beginBulkLoad()`` stopped maintaining: the id index
@@ -107,16 +109,11 @@ struct SequenceTree: Sendable {
         indexed = true
         // Ids only, read in place: copying elements out of the leaves
         // retained and released their values.
-        var maxCounters: [UInt32] = []
+        var ranges = OpIdRanges()
         forEachLeaf { elements in
-            for index in elements.indices {
-                let id = elements[index].id
-                let actor = Int(id.actor)
-                if actor >= maxCounters.count { maxCounters.append(contentsOf: repeatElement(0, count: actor + 1 - maxCounters.count)) }
-                maxCounters[actor] = max(maxCounters[actor], id.counter)
-            }
+            for index in elements.indices { ranges.note(elements[index].id) }
         }
-        leafOfElement.reserve(entries: elementCount, maxCounters: maxCounters)
+        leafOfElement.reserve(ranges, entries: elementCount)
         var leaf = firstLeaf
         while leaf >= 0 {
             let current = leaf

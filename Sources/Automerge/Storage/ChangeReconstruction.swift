@@ -80,10 +80,20 @@ enum ChangeReconstruction {
     /// Rebuilds the changes of `document` in change-row order and checks that
     /// they produce the stored heads (unless `verifyHeads` is false).
     static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> [ReconstructedChange] {
+        var statistics = OpIdTable.Statistics()
+        return try reconstruct(document, verifyHeads: verifyHeads, statistics: &statistics)
+    }
+
+    /// ``reconstruct(_:verifyHeads:)``, adding the size and work of its op
+    /// id tables to `statistics` (for the tests that bound them).
+    static func reconstruct(
+        _ document: StoredDocument, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
+    ) throws(LoadError) -> [ReconstructedChange] {
         try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
             try document.ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
                 try document.ops.valueBytes.withUnsafeBufferPointer { valueBytes throws(LoadError) in
-                    try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes, verifyHeads: verifyHeads)
+                    try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes, verifyHeads: verifyHeads,
+                                    statistics: &statistics)
                 }
             }
         }
@@ -94,19 +104,21 @@ enum ChangeReconstruction {
     /// they were decoded from.
     private static func reconstruct(
         _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOpRows.Row>, groupIds: UnsafeBufferPointer<StoredOpId>,
-        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool
+        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
     ) throws(LoadError) -> [ReconstructedChange] {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
 
-        // Ids of stored ops.
-        // Each actor's largest counter is its last change's max op (the graph check made them non-decreasing).
-        var counterBounds = [UInt64](repeating: 0, count: actorCount)
-        for change in document.changes { counterBounds[change.actor] = change.maxOp }
-        var rowOfId = StoredOpIdTable(minimumCapacity: ops.count, counterBounds: counterBounds)
+        // Ids of stored ops, laid out in runs where each actor's ids are dense.
+        var ranges = OpIdRanges()
         for row in ops.indices {
             guard let id = ops[row].id else { throw .missingColumn(column: "id") }
-            if !rowOfId.insert(id, row: row) { throw .duplicateOpId(row: row) }
+            ranges.note(OpId(id))
+        }
+        var rowOfId = OpIdTable()
+        rowOfId.reserve(ranges, entries: ops.count)
+        for row in ops.indices where !rowOfId.insertIfAbsent(OpId(ops[row].id!), Int32(row)) {
+            throw .duplicateOpId(row: row)
         }
         // Every row has an id from here on.
         func id(_ row: Int) -> StoredOpId { StoredOpId(counter: ops[row].idCounter, actor: Int(ops[row].idActor)) }
@@ -117,33 +129,36 @@ enum ChangeReconstruction {
         // row): a document has an op per character, and an array per op was
         // most of the cost of a load.
         var deletes = [Delete]()
-        // Deletes are ids of the same actors, below the same bounds: dense too.
-        var deleteOfId = StoredOpIdTable(minimumCapacity: ops.count, counterBounds: counterBounds)
+        // Deletes are ids of the same actors in the same ranges: dense too
+        // where the ops are, within a budget of the successors that may be deletes.
+        var deleteOfId = OpIdTable()
+        deleteOfId.reserve(ranges, entries: groupIds.count)
         var resolved = [Int]()
         var predecessorCount = [Int32](repeating: 0, count: ops.count)
         do {
             for row in ops.indices {
                 for successor in groupIds[ops[row].groupRange] {
-                    if let target = rowOfId[successor] {
+                    if let target = rowOfId[OpId(successor)].map(Int.init) {
                         predecessorCount[target] += 1
                         resolved.append(target)
                         continue
                     }
                     let key: StoredKey = ops[row].insert ? .element(id(row)) : document.ops.key(of: ops[row])
-                    if let index = deleteOfId[successor] {
+                    if let index = deleteOfId[OpId(successor)].map(Int.init) {
                         guard deletes[index].object == ops[row].object && deletes[index].key == key else {
                             throw .inconsistentDelete(row: row)
                         }
                         deletes[index].predecessorCount += 1
                         resolved.append(-1 - index)
                     } else {
-                        deleteOfId.insert(successor, row: deletes.count)
+                        deleteOfId[OpId(successor)] = Int32(deletes.count)
                         resolved.append(-1 - deletes.count)
                         deletes.append(Delete(id: successor, object: ops[row].object, key: key))
                     }
                 }
             }
         }
+        statistics = statistics + rowOfId.statistics + deleteOfId.statistics
         // Rows first, then deletes, in one flat list of predecessor ids.
         var predecessorStart = [Int](repeating: 0, count: ops.count + deletes.count + 1)
         for row in 0..<ops.count { predecessorStart[row + 1] = predecessorStart[row] + Int(predecessorCount[row]) }

@@ -106,3 +106,12 @@ struct StoredChangeMetadata: Equatable, Sendable {
     var dependencies: [Int]
     var extraBytes: [UInt8]
 }
+
+extension OpId {
+    /// The id a decoded op id names; the column decoders have checked that
+    /// its counter fits 32 bits and its actor index the actor table.
+    init(_ stored: StoredOpId) {
+        assert(stored.counter <= maxOpCounter && stored.actor >= 0 && stored.actor <= Int(UInt32.max), "unchecked stored op id")
+        self.init(counter: UInt32(truncatingIfNeeded: stored.counter), actor: UInt32(truncatingIfNeeded: stored.actor))
+    }
+}

@@ -1,0 +1,87 @@
+import AutomergeConformance
+import Foundation
+import Testing
+@_spi(Conformance) @testable import Automerge
+
+/// The families of `automerge bench hostile` at small sizes: loading each
+/// crafted file does work and holds memory linear in its size. Counts,
+/// never wall time: hash probes past an id's home slot and the dense slots
+/// the op id tables hold, per entry, must not grow with the size.
+@Suite("Hostile input: linear work")
+struct HostileLoadWorkTests {
+    static let sizes = [1 << 8, 1 << 10, 1 << 12]
+
+    @Test("crafted files load with work and memory linear in their size", arguments: HostileInputs.families.map(\.name))
+    func linearWork(_ name: String) throws {
+        let family = try #require(HostileInputs.family(named: name))
+        for ops in Self.sizes {
+            for (kind, bytes) in [("crafted", try family.crafted(ops)), ("control", try family.control(ops))] {
+                let context = Comment(rawValue: "\(name) \(kind), \(ops) ops")
+                var statistics = try Self.rebuildStatistics(of: bytes, rejected: family.rejected, context)
+                if family.rejected {
+                    #expect(throws: (any Error).self, context) { try Document(Data(bytes)) }
+                } else {
+                    statistics = statistics + (try Document(Data(bytes))).locked { $0.ops.opIdTableStatistics }
+                }
+                #expect(statistics.entries >= ops / 2, context)
+                #expect(statistics.extraProbes <= 4 * statistics.entries, context)
+                #expect(statistics.denseSlots <= 4 * statistics.entries + 20 * statistics.tables, context)
+            }
+        }
+    }
+
+    /// The op id tables' statistics of rebuilding the changes of the file's
+    /// document chunk, if it starts with one.
+    static func rebuildStatistics(of bytes: [UInt8], rejected: Bool, _ context: Comment) throws -> OpIdTable.Statistics {
+        var statistics = OpIdTable.Statistics()
+        guard case .document(let document, _)? = try StorageFile.decode(bytes, verifyHeads: false).first else { return statistics }
+        do {
+            _ = try ChangeReconstruction.reconstruct(document, verifyHeads: true, statistics: &statistics)
+            #expect(!rejected, context)
+        } catch {
+            #expect(rejected, context)
+        }
+        return statistics
+    }
+
+    /// The crafted files are what they claim: the clustered counters really
+    /// are in the file, and the actor family has an actor per op.
+    @Test func craftedFilesCarryTheirShape() throws {
+        let ops = 256
+        let changes = try Document(Data(HostileInputs.family(named: "change-chunks")!.crafted(ops))).getHistory()
+        #expect(changes.count == ops)
+        let counters = HostileInputs.clusteredCounters(ops)
+        let document = try Document(Data(HostileInputs.family(named: "map-puts")!.crafted(ops)))
+        #expect(document.length(obj: .ROOT) == UInt64(ops))
+        let maxOp = document.locked { $0.ops.maxOp }
+        #expect(UInt64(maxOp) == UInt64(counters[ops - 1]))
+        let actors = try Document(Data(HostileInputs.family(named: "actors")!.crafted(ops)))
+        #expect(actors.locked { $0.ops.actors.count } == ops)
+    }
+
+    /// Op ids that tie on the counter order by actor bytes, however many
+    /// actors share a prefix, and however the actors arrived.
+    @Test func actorOrderFollowsBytes() {
+        var table = ActorTable()
+        var random = StorageTestRandom(seed: 7)
+        var actors: [ActorId] = []
+        for _ in 0..<500 {
+            // Short actors, shared 8-byte prefixes, and random ones.
+            let length = [1, 2, 8, 9, 16, 32].randomElement(using: &random)!
+            var bytes = (0..<length).map { _ in UInt8(random.next() % 3) }
+            if random.next() % 4 == 0 { bytes = [UInt8](repeating: 1, count: 8) + bytes }
+            actors.append(ActorId(data: Data(bytes))!)
+        }
+        let indices = table.intern(contentsOf: actors)
+        for _ in 0..<20_000 {
+            let (a, b) = (Int(random.next() % 500), Int(random.next() % 500))
+            let expected = actors[a] < actors[b]
+            #expect(table.precedes(OpId(counter: 9, actor: indices[a]), OpId(counter: 9, actor: indices[b])) == expected)
+        }
+        let count = table.count
+        _ = table.intern(ActorId(data: Data([9, 9, 9]))!)
+        table.removeActors(after: count)
+        #expect(table.count == count)
+        #expect(table.index(of: ActorId(data: Data([9, 9, 9]))!) == nil)
+    }
+}
