@@ -39,12 +39,7 @@ enum ChangeCodec {
         fileprivate let actors: ActorTable
         /// The change's actors after the author, as op-set indices.
         private let others: [UInt32]
-        /// Op-set actor index -> index in the change's actor table, for the
-        /// first 64 op-set actors (-1 for those the change does not mention)...
-        private var local: [Int]
-        /// ...and for the others the change mentions: sized by the change,
-        /// not by the document's actor table.
-        private var distantLocal: [UInt32: Int] = [:]
+        private let localActors: LocalActors
         fileprivate var writer = OpColumnWriter(kind: .change)
         fileprivate var count = 0
 
@@ -53,24 +48,14 @@ enum ChangeCodec {
         init(mentioning mentioned: ActorFlags, author: UInt32, actors: ActorTable) {
             self.author = author
             self.actors = actors
-            local = [Int](repeating: -1, count: min(actors.count, 64))
             others = mentioned.members.filter { $0 != author }.sorted { actors.actorPrecedes($0, $1) }
-            for (offset, index) in others.enumerated() where index >= 64 { distantLocal[index] = offset + 1 }
-            for (offset, index) in others.enumerated() where index < 64 { local[Int(index)] = offset + 1 }
-            if author < 64 { local[Int(author)] = 0 }
+            localActors = LocalActors(author: author, others: others, actorCount: actors.count)
         }
 
-        fileprivate func stored(_ id: OpId) -> StoredOpId {
-            let actor: Int
-            if id.actor == author {
-                actor = 0
-            } else if id.actor < 64 {
-                actor = local[Int(id.actor)]
-            } else {
-                actor = distantLocal[id.actor] ?? -1
-            }
-            return StoredOpId(counter: UInt64(id.counter), actor: actor)
-        }
+        /// Kept apart from the writer: a call on the whole writer from its
+        /// own mutating methods copied it (memcpy and retains) per op id.
+        @inline(__always)
+        fileprivate func stored(_ id: OpId) -> StoredOpId { localActors.stored(id) }
 
         /// Appends the next op's row.
         mutating func append(_ op: borrowing ChangeOp) {
@@ -139,6 +124,39 @@ struct DecodedChange: Sendable {
 /// The op-set actors a change's ops mention (objects, keys, predecessors),
 /// noted op by op: the first 64 in one word (a few instructions per op; an
 /// array of flags cost ~40), any others in an array.
+/// Op-set actor indices mapped to a change's actor table: the author is
+/// 0, the others follow in the order given.
+struct LocalActors {
+    private let author: UInt32
+    /// For the first 64 op-set actors (-1 for those the change does not mention)...
+    private var near: [Int]
+    /// ...and for the others the change mentions: sized by the change, not
+    /// by the document's actor table.
+    private var distant: [UInt32: Int] = [:]
+
+    init(author: UInt32, others: [UInt32], actorCount: Int) {
+        self.author = author
+        near = [Int](repeating: -1, count: min(actorCount, 64))
+        for (offset, index) in others.enumerated() {
+            if index < 64 { near[Int(index)] = offset + 1 } else { distant[index] = offset + 1 }
+        }
+        if author < 64 { near[Int(author)] = 0 }
+    }
+
+    @inline(__always)
+    func stored(_ id: OpId) -> StoredOpId {
+        let actor: Int
+        if id.actor == author {
+            actor = 0
+        } else if id.actor < 64 {
+            actor = near[Int(id.actor)]
+        } else {
+            actor = distant[id.actor] ?? -1
+        }
+        return StoredOpId(counter: UInt64(id.counter), actor: actor)
+    }
+}
+
 struct ActorFlags: Sendable {
     private var low: UInt64 = 0
     /// Actors from index 64 on: a set, so that a change mentioning one

@@ -12,6 +12,10 @@ struct ActorTable: Sendable {
     private var indexOf: [ActorId: UInt32] = [:]
     /// orderKeys[i]: the first eight bytes of actors[i], big-endian, padded with zeros.
     private var orderKeys: [UInt64] = []
+    /// The bytes of each actor (shared with `actors`), read for ties of the
+    /// order keys without copying an `ActorId`, whose `Data` is copied
+    /// through an opaque call.
+    private var actorBytes: [[UInt8]] = []
 
     var count: Int { actors.count }
 
@@ -40,6 +44,7 @@ struct ActorTable: Sendable {
         actors.append(actor)
         indexOf[actor] = index
         orderKeys.append(Self.orderKey(actor.bytes))
+        actorBytes.append(actor.bytes)
         return index
     }
 
@@ -47,6 +52,7 @@ struct ActorTable: Sendable {
     mutating func intern(contentsOf newActors: some Collection<ActorId>) -> [UInt32] {
         actors.reserveCapacity(actors.count + newActors.count)
         orderKeys.reserveCapacity(actors.count + newActors.count)
+        actorBytes.reserveCapacity(actors.count + newActors.count)
         indexOf.reserveCapacity(actors.count + newActors.count)
         return newActors.map { intern($0) }
     }
@@ -58,6 +64,7 @@ struct ActorTable: Sendable {
         for actor in actors[count...] { indexOf[actor] = nil }
         actors.removeSubrange(count...)
         orderKeys.removeSubrange(count...)
+        actorBytes.removeSubrange(count...)
     }
 
     private static func orderKey(_ bytes: [UInt8]) -> UInt64 {
@@ -78,6 +85,15 @@ struct ActorTable: Sendable {
     func actorPrecedes(_ a: UInt32, _ b: UInt32) -> Bool {
         let (keyA, keyB) = (orderKeys[Int(a)], orderKeys[Int(b)])
         if keyA != keyB { return keyA < keyB }
-        return a != b && actors[Int(a)] < actors[Int(b)]
+        return a != b && bytesPrecede(actorBytes[Int(a)], actorBytes[Int(b)])
+    }
+
+    /// Bytewise order, written out rather than calling the generic
+    /// `lexicographicallyPrecedes`: an opaque call inside an insert's sibling
+    /// scan made its callers copy the op set they read from.
+    @inline(__always)
+    private func bytesPrecede(_ x: [UInt8], _ y: [UInt8]) -> Bool {
+        for index in 0..<min(x.count, y.count) where x[index] != y[index] { return x[index] < y[index] }
+        return x.count < y.count
     }
 }

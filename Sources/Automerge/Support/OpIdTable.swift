@@ -38,19 +38,24 @@ struct OpIdTable: Sendable {
     private static let runCost = MemoryLayout<Run>.stride / MemoryLayout<Int32>.stride
     private static let absent: Int32 = -1
 
+    // Fields are packed into 48 bytes: a sequence tree holds one table, and
+    // past 128 bytes Swift copies a tree read through a pointer with memcpy
+    // (and retains what it holds), on every keystroke.
     private var runs: [Run] = []
-    /// The directory and the runs' values together, in 4-byte slots.
-    private(set) var denseSlots = 0
-    /// The most dense slots a ``reserve(_:entries:)`` allowed, beyond the
-    /// per-entry bound of the entries present.
-    private var reservedSlots = 0
     private var slots: [Slot] = []
-    private var shift: UInt64 = 64
-    private var hashedCount = 0
     private(set) var count = 0
     /// Hash-table probes past an id's home slot, summed over all inserts: a
     /// work counter that tests hold to a linear bound.
     private(set) var extraProbes = 0
+    /// The directory and the runs' values together, in 4-byte slots.
+    private var storedDenseSlots: UInt32 = 0
+    /// The most dense slots a ``reserve(_:entries:)`` allowed, beyond the
+    /// per-entry bound of the entries present.
+    private var reservedSlots: UInt32 = 0
+    private var hashedCount: UInt32 = 0
+    private var shift: UInt8 = 64
+
+    var denseSlots: Int { Int(storedDenseSlots) }
 
     init() {}
 
@@ -72,15 +77,17 @@ struct OpIdTable: Sendable {
         set {
             guard let newValue else { preconditionFailure("OpIdTable never removes keys") }
             assert(newValue >= 0, "OpIdTable stores non-negative values")
-            if !setDense(id, newValue) { setHashed(Self.pack(id), newValue) }
+            if !setInRun(id, newValue, onlyIfAbsent: false) { setOutsideRuns(id, newValue) }
         }
     }
 
     /// Stores `value` for `id` unless `id` is present; returns whether it was stored.
     @discardableResult
+    @inline(__always)
     mutating func insertIfAbsent(_ id: OpId, _ value: Int32) -> Bool {
+        if setInRun(id, value, onlyIfAbsent: true) { return true }
         if self[id] != nil { return false }
-        self[id] = value
+        setOutsideRuns(id, value)
         return true
     }
 
@@ -89,27 +96,33 @@ struct OpIdTable: Sendable {
 
     // MARK: Dense runs
 
-    /// Stores `id` in its actor's run if the run covers it or can grow to
-    /// cover it within the budget.
+    /// Stores `id` in its actor's run if the run covers it and it is not
+    /// hashed (and, with `onlyIfAbsent`, not present): the fast path, kept
+    /// small enough to inline.
     @inline(__always)
-    private mutating func setDense(_ id: OpId, _ value: Int32) -> Bool {
+    private mutating func setInRun(_ id: OpId, _ value: Int32, onlyIfAbsent: Bool) -> Bool {
         let actor = Int(id.actor)
-        if actor < runs.count, id.counter >= runs[actor].base {
-            let offset = Int(id.counter - runs[actor].base)
-            if offset < runs[actor].values.count {
-                if runs[actor].values[offset] == Self.absent {
-                    if hashedCount > 0, hashed(Self.pack(id)) != nil { return false }
-                    count += 1
-                }
-                runs[actor].values[offset] = value
-                return true
-            }
+        guard actor < runs.count, id.counter >= runs[actor].base else { return false }
+        let offset = Int(id.counter - runs[actor].base)
+        guard offset < runs[actor].values.count else { return false }
+        if runs[actor].values[offset] == Self.absent {
+            if hashedCount > 0, hashed(Self.pack(id)) != nil { return false }
+            count += 1
+        } else if onlyIfAbsent {
+            return false
         }
-        return growRun(to: id, value)
+        runs[actor].values[offset] = value
+        return true
+    }
+
+    /// Stores `id` by growing its actor's run, or else in the hash table.
+    @inline(never)
+    private mutating func setOutsideRuns(_ id: OpId, _ value: Int32) {
+        if !growRun(to: id, value) { setHashed(Self.pack(id), value) }
     }
 
     private var denseBudget: Int {
-        max(reservedSlots, Self.denseSlotsPerEntry * (count + 1) + Self.denseSlotsAllowance)
+        min(Int(Int32.max), max(Int(reservedSlots), Self.denseSlotsPerEntry * (count + 1) + Self.denseSlotsAllowance))
     }
 
     /// Grows (or starts) the run of `id`'s actor to cover it, at least
@@ -142,7 +155,7 @@ struct OpIdTable: Sendable {
         values[counter - newBase] = value
         while runs.count <= actor { runs.append(Run()) }
         runs[actor] = Run(base: UInt32(newBase), values: values)
-        denseSlots += directoryCost + newLength - length
+        storedDenseSlots += UInt32(directoryCost + newLength - length)
         count += 1
         return true
     }
@@ -152,8 +165,8 @@ struct OpIdTable: Sendable {
     /// while all runs stay within the per-entry budget of `entries` (the
     /// number of ids expected).
     mutating func reserve(_ plan: OpIdRanges, entries: Int) {
-        let limit = Self.denseSlotsPerEntry * entries + Self.denseSlotsAllowance
-        reservedSlots = max(reservedSlots, limit)
+        let limit = min(Int(Int32.max), Self.denseSlotsPerEntry * entries + Self.denseSlotsAllowance)
+        reservedSlots = max(reservedSlots, UInt32(limit))
         for (actor, range) in plan.ranges {
             let span = Int(range.maxCounter) - Int(range.minCounter) + 1
             guard span <= Self.denseSlotsPerEntry * range.count + Self.denseSlotsAllowance else { continue }
@@ -163,19 +176,26 @@ struct OpIdTable: Sendable {
             guard denseSlots + directoryCost + span <= limit else { continue }
             while runs.count <= actor { runs.append(Run()) }
             runs[actor] = Run(base: range.minCounter, values: [Int32](repeating: Self.absent, count: span))
-            denseSlots += directoryCost + span
+            storedDenseSlots += UInt32(directoryCost + span)
         }
     }
 
     // MARK: Hash table
 
-    /// Per process, so that which ids collide cannot be known in advance.
-    private static let seed = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max) | 1)
+    /// The hash table's capacity: its slots but the last, which holds the
+    /// table's seed.
+    @inline(__always)
+    private var capacity: Int { slots.count - 1 }
 
     @inline(__always)
     private func home(_ key: UInt64) -> Int {
-        // Seeded, then a full-avalanche finaliser: every key bit moves every hash bit.
-        var x = (key ^ Self.seed.0) &* Self.seed.1
+        // Seeded (xor and an odd multiplier), then a full-avalanche
+        // finaliser: every key bit moves every hash bit. The seed is drawn
+        // for each table when its slots are allocated and kept in the last
+        // slot: a static seed's lazy initialisation put an opaque call on
+        // the lookup path, and callers then copied the op set around it.
+        let seed = slots[capacity].key
+        var x = (key ^ seed) &* ((seed &* 0x9E37_79B9_7F4A_7C15) | 1)
         x ^= x >> 32
         x &*= 0xD6E8_FEB8_6659_FD93
         x ^= x >> 32
@@ -185,7 +205,7 @@ struct OpIdTable: Sendable {
     }
 
     private func hashed(_ key: UInt64) -> Int32? {
-        let mask = slots.count - 1
+        let mask = capacity - 1
         var index = home(key)
         while slots[index].value != Self.absent {
             if slots[index].key == key { return slots[index].value }
@@ -195,8 +215,8 @@ struct OpIdTable: Sendable {
     }
 
     private mutating func setHashed(_ key: UInt64, _ value: Int32) {
-        if (hashedCount + 1) * 2 > slots.count { rehash(minimumCapacity: hashedCount + 1) }
-        let mask = slots.count - 1
+        if slots.isEmpty || (Int(hashedCount) + 1) * 2 > capacity { rehash(minimumCapacity: Int(hashedCount) + 1) }
+        let mask = capacity - 1
         var index = home(key)
         while slots[index].value != Self.absent {
             if slots[index].key == key {
@@ -211,13 +231,15 @@ struct OpIdTable: Sendable {
         count += 1
     }
 
-    /// Resizes the hash table for `minimumCapacity` keys at most half full.
+    /// Resizes the hash table for `minimumCapacity` keys at most half full,
+    /// under a new seed.
     private mutating func rehash(minimumCapacity: Int) {
         var size = 16
         while size < minimumCapacity * 2 { size *= 2 }
-        let old = slots
-        slots = [Slot](repeating: Slot(key: 0, value: Self.absent), count: size)
-        shift = UInt64(64 - size.trailingZeroBitCount)
+        let old = slots.dropLast()
+        slots = [Slot](repeating: Slot(key: 0, value: Self.absent), count: size + 1)
+        slots[size] = Slot(key: UInt64.random(in: .min ... .max), value: 0)
+        shift = UInt8(64 - size.trailingZeroBitCount)
         let mask = size - 1
         for entry in old where entry.value != Self.absent {
             var index = home(entry.key)
@@ -288,10 +310,10 @@ extension OpIdTable {
         }
         if slotsUsed > denseSlots { problems.append("runs take \(slotsUsed) slots, \(denseSlots) accounted") }
         if denseSlots > denseBudget { problems.append("runs take \(denseSlots) slots, past their budget of \(denseBudget)") }
-        let used = slots.filter { $0.value != Self.absent }
-        if used.count != hashedCount { problems.append("\(used.count) hashed keys, \(hashedCount) counted") }
-        if denseEntries + hashedCount != count { problems.append("\(denseEntries) dense + \(hashedCount) hashed entries, count \(count)") }
-        if !slots.isEmpty && hashedCount * 2 > slots.count { problems.append("hash table more than half full") }
+        let used = slots.dropLast().filter { $0.value != Self.absent }
+        if used.count != Int(hashedCount) { problems.append("\(used.count) hashed keys, \(hashedCount) counted") }
+        if denseEntries + Int(hashedCount) != count { problems.append("\(denseEntries) dense + \(hashedCount) hashed entries, count \(count)") }
+        if !slots.isEmpty && Int(hashedCount) * 2 > capacity { problems.append("hash table more than half full") }
         var seen = Set<UInt64>()
         for entry in used {
             if !seen.insert(entry.key).inserted { problems.append("key \(entry.key) hashed twice") }

@@ -142,6 +142,13 @@ struct OpIdTableTests {
         #expect(perEntry.allSatisfy { $0 < 4 }, "\(kind): extra probes per entry \(perEntry)")
     }
 
+    /// A sequence tree holds a table; past 128 bytes a tree read through a
+    /// pointer to its object is copied (memcpy and retains) per keystroke.
+    @Test func staysSmallEnoughForTheTreeToStayInRegisters() {
+        #expect(MemoryLayout<OpIdTable>.size <= 48)
+        #expect(MemoryLayout<SequenceTree>.size <= 128)
+    }
+
     /// Each broken fact is reported: the check is not a test that cannot fail.
     @Test func invariantViolationsAreReported() {
         var table = OpIdTable()
