@@ -34,13 +34,13 @@ extension DocumentState {
 
     /// The visible element at `index`, or an out-of-bounds error.
     ///
-    /// Keep this exact shape. Written as `guard let (element, _) =
-    /// visibleElement(of:coveringUnit:) else { throw ... units(of:) }`, with
-    /// a helper (since removed) that read the element through
-    /// `ops.withObject`, Swift 6.3's optimizer returned garbage for an index
-    /// in bounds (release builds only: `put(obj:index:)` crashed; debug
-    /// builds were right).
-    /// Corpus/ops/seed-random2 replayed by the release fuzz build catches it.
+    /// The lookup must stay inlined here. Swift 6.3.1 miscompiles `guard let
+    /// (element, _) = f() else { throw ... }; return element` in optimized
+    /// builds when `f` is a call that is not inlined returning an optional
+    /// tuple with a large struct in it: the element comes back as garbage.
+    /// Through a helper reading `ops.withObject` (4d1e7ae), `put(obj:index:)`
+    /// crashed in release builds. See scripts/miscompile-repro; CI's release
+    /// test run (`LongSequenceIndexTests`) catches a return of the shape.
     func element(_ object: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
         let state = ops.objects[object.index]
         guard index < UInt64(Int.max), let (element, _) = ops.visibleElement(in: state, coveringUnit: Int(index), at: nil) else {
