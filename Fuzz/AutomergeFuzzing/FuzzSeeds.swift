@@ -6,9 +6,9 @@ import Foundation
 public enum FuzzSeeds {
     public static func all(for target: FuzzTarget) throws -> [(name: String, data: Data)] {
         switch target {
-        case .load: return try loadSeeds()
-        case .changes: return try changeSeeds()
-        case .decode: return try decodeSeeds()
+        case .load: return try loadSeeds() + SparseIdSeeds.loadSeeds()
+        case .changes: return try changeSeeds() + SparseIdSeeds.changeSeeds()
+        case .decode: return try decodeSeeds() + SparseIdSeeds.decodeSeeds()
         case .ops: return opsSeeds()
         }
     }
@@ -181,6 +181,27 @@ public enum FuzzSeeds {
         // Every action once per peer, arguments zero.
         seeds.append(("seed-every-action", opsScript(seed: 0, length: 0)
             + Data((0..<(EditScript.Action.allCases.count * 3)).flatMap { [UInt8($0), 0, 0, 0, 0] })))
+        seeds.append(("seed-many-actors", manyActorsScript()))
         return seeds
+    }
+
+    /// Peer 0 types 420 characters, then 300 actors in turn each insert at
+    /// the head of its list: the k-th actor's counter is past 420 + k, so
+    /// its op-id array would need that many slots for one id, and the
+    /// list's ids go to the hash table.
+    static func manyActorsScript() -> Data {
+        func step(_ action: EditScript.Action) -> UInt8 { UInt8(action.rawValue * 3) }  // on peer 0
+        var script = [UInt8](opsScript(seed: 0, length: 0))
+        for _ in 0..<60 {
+            // peer 0's text, index 0, delete 0, snippet 12 ("abc def")
+            script += [step(.textSplice), 0, 0, 0, 0, 12]
+        }
+        for number in 0..<SparseIdSeeds.actorCount {
+            script += [EditScript.switchActorStep, 0, UInt8(number & 0xFF), UInt8(number >> 8)]
+            // peer 0's list, index 0, Int16 value
+            script += [step(.listInsert), 0, 0, 0, 0, UInt8(number & 0xFF), 0]
+            script += [step(.commit)]
+        }
+        return Data(script)
     }
 }

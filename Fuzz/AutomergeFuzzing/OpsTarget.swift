@@ -18,8 +18,9 @@ enum OpsTarget {
 /// Reads input bytes as a sequence of steps. Each step starts with one byte:
 /// `byte % 3` is the peer, `byte / 3` the action (``EditScript/Action``);
 /// the action reads its arguments (object, key, index, value...) from the
-/// bytes that follow. Running out of bytes ends the script. Any byte string
-/// is a valid script, so the fuzzer's mutations always mean something.
+/// bytes that follow. The byte 255 instead switches a peer's actor
+/// (``switchActorStep``). Running out of bytes ends the script. Any byte
+/// string is a valid script, so the fuzzer's mutations always mean something.
 struct EditScript {
     enum Action: Int, CaseIterable {
         case mapPut, mapPutObject, mapDelete, mapIncrement
@@ -33,6 +34,14 @@ struct EditScript {
     static let keys = ["a", "b", "c", "é", "e\u{301}", "日本", "🔑", "", "_root", "list"]
     static let snippets = ["x", "hello", "é", "e\u{301}", "👍🏽", "🇯🇵", "👨‍👩‍👧", "שלום", "\n", "", "\r\n", "\u{FFFC}", "abc def"]
     static let markNames = ["bold", "link", "comment", "x"]
+
+    /// The step byte that makes a peer write as another of 65,536 actors
+    /// (arguments: peer byte, actor number uint16), so that a script can
+    /// bring in hundreds of actors. It is a byte of its own rather than an
+    /// action so that every other step byte keeps its meaning and the
+    /// committed crash inputs replay as minimized (255 meant `listPut` on
+    /// peer 0, which the byte 21 still means).
+    static let switchActorStep: UInt8 = 0xFF
 
     private var bytes: [UInt8]
     private var position = 0
@@ -118,6 +127,10 @@ struct EditScript {
         while !atEnd && steps < 2_000 {
             steps += 1
             let head = byte()
+            if head == Self.switchActorStep {
+                switchActor()
+                continue
+            }
             let peer = Int(head % 3)
             let action = Action.allCases[Int(head / 3) % Action.allCases.count]
             do {
@@ -307,6 +320,15 @@ struct EditScript {
             note("")
             Check.readEverything(doc)
         }
+    }
+
+    /// Each peer has actors of its own: two peers writing as one actor would
+    /// make different changes with one sequence number, which a merge
+    /// rightly refuses.
+    private mutating func switchActor() {
+        let peer = Int(byte() % 3), number = uint16()
+        log.append("\(peer): switchActor \(number)")
+        peers[peer].actor = FixedActor.numbered(number, space: 0x30 + UInt8(peer))
     }
 
     /// Exchanging changes between well-formed peers must never fail.

@@ -38,7 +38,7 @@ struct ConformanceCommand: ParsableCommand {
         let report = ConformanceReport(implementation: implementation.name, results: results, seconds: Date().timeIntervalSince(start))
         print(report.text, terminator: "")
         if let json {
-            try Data((report.json.serialized + "\n").utf8).write(to: URL(fileURLWithPath: json))
+            try FileAccess.write(Data((report.json.serialized + "\n").utf8), to: json)
         }
         if !report.passed { throw ExitCode(1) }
     }

@@ -9,7 +9,7 @@ struct DumpCommand: ParsableCommand {
     @Argument(help: "The file to load.") var file: String
 
     func run() throws {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let bytes = try FileAccess.read(file)
         let (json, loaded) = CanonicalDump.dump(bytes: bytes)
         print(json.serialized)
         if !loaded { throw ExitCode(1) }

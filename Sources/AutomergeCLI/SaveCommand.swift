@@ -1,5 +1,6 @@
 import ArgumentParser
 import Automerge
+import AutomergeConformance
 import Foundation
 
 /// `automerge save IN OUT [--no-compress]`: loads IN and writes its save to OUT.
@@ -11,7 +12,7 @@ struct SaveCommand: ParsableCommand {
     @Flag(name: .customLong("no-compress"), help: "Deflate no column (the deterministic form).") var noCompress = false
 
     func run() throws {
-        let document = try Document(try Data(contentsOf: URL(fileURLWithPath: input)))
-        try document.save(compress: !noCompress).write(to: URL(fileURLWithPath: output))
+        let document = try Document(try FileAccess.read(input))
+        try FileAccess.write(document.save(compress: !noCompress), to: output)
     }
 }

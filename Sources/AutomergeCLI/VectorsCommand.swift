@@ -17,9 +17,10 @@ struct VectorsCommand: ParsableCommand {
         func run() throws {
             let generated = try VectorGenerator.generate()
             try generated.write(to: URL(fileURLWithPath: output))
-            let valid = generated.manifest.vectors.filter { $0.expect == .valid }.count
+            let vectors = generated.manifest.vectors
+            func count(_ expect: Vector.Expectation) -> Int { vectors.filter { $0.expect == expect }.count }
             let bytes = generated.files.values.reduce(0) { $0 + $1.count }
-            print("wrote \(valid) valid and \(generated.manifest.vectors.count - valid) invalid vectors (\(generated.files.count) files, \(bytes) bytes) to \(output)")
+            print("wrote \(count(.valid)) valid, \(count(.invalid)) invalid and \(count(.either)) either-way vectors (\(generated.files.count) files, \(bytes) bytes) to \(output)")
         }
     }
 }

@@ -69,6 +69,34 @@ struct VectorBuilder {
             name: fullName, category: category, expect: .invalid, exercises: exercises, file: path,
             error: error, message: message))
     }
+
+    /// A file the spec forbids (with the named error category) but the
+    /// reference loads, reading it as `reference`: records the dump and heads
+    /// of `reference`. This implementation may reject the file; if it loads
+    /// it, it must read `reference`.
+    mutating func either(_ category: String, _ name: String, error: String, _ exercises: String, _ bytes: [UInt8],
+                         readAs reference: Document) throws {
+        let fullName = "either/\(name)"
+        try claim(fullName)
+        let dump = CanonicalDump.dump(reference)
+        var message: String?
+        do {
+            let doc = try Document(Data(bytes))
+            guard CanonicalDump.dump(doc) == dump else {
+                throw VectorError.generator("either vector \(fullName) loads as another document than the reference's")
+            }
+        } catch let failure as VectorError {
+            throw failure
+        } catch {
+            message = String(describing: error)
+        }
+        let base = "either/\(name)"
+        files[base + ".automerge"] = bytes
+        files[base + ".json"] = Array((dump.serialized + "\n").utf8)
+        vectors.append(Vector(
+            name: fullName, category: category, expect: .either, exercises: exercises, file: base + ".automerge",
+            dump: base + ".json", heads: reference.heads().sorted().map(\.description), error: error, message: message))
+    }
 }
 
 /// Fixed inputs for deterministic documents.

@@ -3,7 +3,17 @@ import Foundation
 
 /// One conformance vector: a file, and what a reader must make of it.
 public struct Vector: Sendable {
-    public enum Expectation: String, Sendable { case valid, invalid }
+    /// What a reader must make of the file.
+    public enum Expectation: String, Sendable {
+        /// It must load, with the recorded dump.
+        case valid
+        /// It must be rejected.
+        case invalid
+        /// The format specification forbids it, but the reference
+        /// implementation (Rust automerge 0.11) loads it: a reader may reject
+        /// it, or load it and read the recorded dump (the reference's reading).
+        case either
+    }
 
     /// Unique name, `category/short-name`.
     public var name: String
@@ -17,9 +27,9 @@ public struct Vector: Sendable {
     public var dump: String?
     public var save: String?
     public var heads: [String]
-    /// For invalid vectors: the named error category.
+    /// For invalid and either vectors: the named error category.
     public var error: String?
-    /// For invalid vectors: how this implementation words the rejection (informative only).
+    /// For invalid and either vectors: how this implementation words the rejection (informative only).
     public var message: String?
 
     var manifestEntry: JSONValue {
@@ -29,7 +39,7 @@ public struct Vector: Sendable {
         ]
         if let dump { members["dump"] = .string(dump) }
         if let save { members["save"] = .string(save) }
-        if expect == .valid { members["heads"] = .array(heads.map(JSONValue.string)) }
+        if expect != .invalid { members["heads"] = .array(heads.map(JSONValue.string)) }
         if let error { members["error"] = .string(error) }
         if let message { members["message"] = .string(message) }
         return .object(members)
@@ -59,7 +69,7 @@ public struct Vector: Sendable {
         } else {
             heads = []
         }
-        if expect == .valid && dump == nil { throw VectorError.badManifest("valid vector \(name) has no dump") }
+        if expect != .invalid && dump == nil { throw VectorError.badManifest("\(expect) vector \(name) has no dump") }
     }
 
     init(name: String, category: String, expect: Expectation, exercises: String, file: String,
@@ -97,7 +107,7 @@ public struct VectorManifest: Sendable {
     public init(vectors: [Vector]) { self.vectors = vectors }
 
     public init(contentsOf directory: URL) throws {
-        let bytes = try Data(contentsOf: directory.appendingPathComponent(Self.fileName))
+        let bytes = try FileAccess.read(directory.appendingPathComponent(Self.fileName).path)
         guard case .object(let root) = try JSONParser.parse([UInt8](bytes)), case .array(let entries)? = root["vectors"] else {
             throw VectorError.badManifest("expected {\"vectors\": [...]}")
         }
@@ -123,16 +133,14 @@ public struct GeneratedVectors: Sendable {
 
     /// Writes every file under `directory`, first removing the generated
     /// folders and manifest (so a vector that was dropped does not linger).
-    public func write(to directory: URL) throws {
-        let fm = FileManager.default
-        for folder in ["valid", "invalid"] {
-            let url = directory.appendingPathComponent(folder)
-            if fm.fileExists(atPath: url.path) { try fm.removeItem(at: url) }
+    public func write(to directory: URL) throws(FileAccessError) {
+        for folder in ["valid", "invalid", "either"] {
+            try FileAccess.removeIfPresent(directory.appendingPathComponent(folder).path)
         }
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
             let url = directory.appendingPathComponent(path)
-            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: url)
+            try FileAccess.createDirectory(url.deletingLastPathComponent().path)
+            try FileAccess.write(Data(bytes), to: url.path)
         }
     }
 }
