@@ -8,8 +8,9 @@ import Foundation
 /// each, with the load's time and the process's peak memory.
 ///
 /// Budgets: a crafted input loads in at most twice its control's time, and
-/// every load stays within the memory guarantee of 64 bytes per input byte
-/// plus 64 MB (docs/hostile-input.md).
+/// every load stays within the memory guarantee (docs/hostile-input.md):
+/// 64 MB, plus 64 bytes per input byte, plus 1 KB per op and change the
+/// input declares.
 struct HostileBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hostile", abstract: "Crafted inputs against their benign controls: load time and peak memory.")
@@ -28,6 +29,11 @@ struct HostileBench: ParsableCommand {
         var peakMegabytes: Double
         var outcome: String
         var timedOut = false
+        /// The changes of the loaded document (0 if it was rejected).
+        var changes: Int {
+            guard outcome.hasPrefix("loaded ") else { return 0 }
+            return Int(outcome.dropFirst(7).prefix { $0.isNumber }) ?? 0
+        }
     }
 
     func run() throws {
@@ -41,6 +47,7 @@ struct HostileBench: ParsableCommand {
             return [found]
         } ?? HostileInputs.families
         print("family          ops      bytes   crafted ms  peak MB   control ms  peak MB   time ratio  memory bound  verdict")
+        print("(memory bound: 64 MB + 64 B per input byte + 1 KB per op and change; time budget: crafted <= 2x control)")
         var missed = 0
         for family in families {
             for exponent in exponents where (1...24).contains(exponent) {
@@ -55,8 +62,8 @@ struct HostileBench: ParsableCommand {
         let crafted = try family.crafted(ops), control = try family.control(ops)
         let craftedLoad = try measure(crafted, name: "\(family.name)-\(ops)-crafted")
         let controlLoad = try measure(control, name: "\(family.name)-\(ops)-control")
-        let bound = 64 * Double(crafted.count) / 1_048_576 + 64
-        let controlBound = 64 * Double(control.count) / 1_048_576 + 64
+        let bound = Self.memoryBound(bytes: crafted.count, ops: ops, changes: craftedLoad.changes)
+        let controlBound = Self.memoryBound(bytes: control.count, ops: ops, changes: controlLoad.changes)
         let ratio = craftedLoad.milliseconds / max(controlLoad.milliseconds, 1)
         var problems: [String] = []
         if craftedLoad.timedOut { problems.append("timed out") }
@@ -71,6 +78,11 @@ struct HostileBench: ParsableCommand {
                      craftedLoad.milliseconds, craftedLoad.peakMegabytes, controlLoad.milliseconds, controlLoad.peakMegabytes,
                      ratio, bound, (problems.isEmpty ? "met" : "MISSED (" + problems.joined(separator: ", ") + ")") as NSString))
         return problems.isEmpty
+    }
+
+    /// The guarantee, in MB, for an input of `bytes` declaring `ops` ops and `changes` changes.
+    static func memoryBound(bytes: Int, ops: Int, changes: Int) -> Double {
+        64 + (64 * Double(bytes) + 1024 * Double(ops + changes)) / 1_048_576
     }
 
     /// Loads `bytes` in fresh probe processes: the median time and the largest peak of `runs` loads.

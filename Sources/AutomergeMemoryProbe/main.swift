@@ -52,7 +52,7 @@ if arguments.count == 3, arguments[1] == "--load-stats" {
     var outcome = ""
     let elapsed = ContinuousClock().measure {
         do {
-            outcome = "loaded \(try Document(bytes).heads().count) heads"
+            outcome = "loaded \(try Document(bytes).getHistory().count) changes"
         } catch {
             outcome = "rejected: \(error)"
         }

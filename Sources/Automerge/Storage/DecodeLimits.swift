@@ -35,6 +35,14 @@ struct DecodeLimits: Sendable {
         return overflow ? maxInflatedBytes : min(maxInflatedBytes, scaled + 4096)
     }
 
+    /// The most rows (ops and changes) a whole input of `inputSize` bytes
+    /// may declare, over all its chunks: `rowsPerByte` per byte of the
+    /// input as given (before inflation), and never fewer than `minRows`.
+    func fileRowLimit(inputSize: Int) -> Int {
+        let (scaled, overflow) = inputSize.multipliedReportingOverflow(by: rowsPerByte)
+        return overflow ? Int.max : max(minRows, scaled)
+    }
+
     /// The row limit for columns totalling `dataSize` bytes.
     func rowLimit(dataSize: Int) -> Int {
         let (scaled, overflow) = dataSize.multipliedReportingOverflow(by: rowsPerByte)

@@ -12,6 +12,14 @@ enum DecodedChunk: Sendable {
     case document(StoredDocument, changes: [ReconstructedChange])
     /// A change chunk (compressed or not), with its uncompressed encoding.
     case change(StoredChange, encoded: EncodedChange)
+
+    /// The ops and changes the chunk declares.
+    var rows: Int {
+        switch self {
+        case let .document(document, _): document.ops.count + document.changes.count
+        case let .change(change, _): change.ops.count + 1
+        }
+    }
 }
 
 extension Chunk {
@@ -57,15 +65,23 @@ enum StorageFile {
         var decoded = [DecodedChunk]()
         decoded.reserveCapacity(chunks.count)
         var built: Result<Built, LoadError>?
+        // One row budget for the whole input: the per-chunk limits alone
+        // let every small chunk claim the minimum, so many small chunks
+        // could declare rows out of proportion to the input.
+        var remainingRows = limits.fileRowLimit(inputSize: bytes.count)
         for chunk in chunks {
+            var chunkLimits = limits
+            chunkLimits.maxRows = min(limits.maxRows, remainingRows)
             do throws(LoadError) {
                 if chunk.index == 0 && chunk.type == .document {
                     let document: DecodedChunk
-                    (document, built) = try decodeDocument(chunk, verifyHeads: verifyHeads, limits: limits, alongside: build)
+                    (document, built) = try decodeDocument(chunk, verifyHeads: verifyHeads, limits: chunkLimits, alongside: build)
                     decoded.append(document)
                 } else {
-                    decoded.append(try decode(chunk, verifyHeads: verifyHeads, limits: limits))
+                    decoded.append(try decode(chunk, verifyHeads: verifyHeads, limits: chunkLimits))
                 }
+                remainingRows -= decoded[decoded.count - 1].rows
+                guard remainingRows >= 0 else { throw .tooManyRows(column: "input", limit: limits.fileRowLimit(inputSize: bytes.count)) }
             } catch {
                 throw .inChunk(chunk.index, error)
             }

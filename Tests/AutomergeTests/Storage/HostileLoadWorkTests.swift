@@ -59,6 +59,23 @@ struct HostileLoadWorkTests {
         #expect(actors.locked { $0.ops.actors.count } == ops)
     }
 
+    /// Each chunk may declare the minimum row allowance, however small it
+    /// is; the input as a whole may not claim it once per chunk.
+    @Test func manySmallChunksShareOneRowBudget() throws {
+        let document = Document()
+        let list = try document.putObject(obj: .ROOT, key: "zeros", ty: .List)
+        try document.splice(obj: list, start: 0, delete: 0, values: Array(repeating: .Null, count: 1_000))
+        let change = [UInt8](try document.encodeChangesSince(heads: []))
+        var limits = DecodeLimits()
+        limits.minRows = 2_000
+        limits.rowsPerByte = 1
+        #expect(change.count < 200, "the 1,001 rows are RLE runs: \(change.count) bytes")
+        _ = try StorageFile.decode(change, limits: limits)
+        let fiveTimes = Array([[UInt8]](repeating: change, count: 5).joined())
+        #expect(throws: LoadError.self) { _ = try StorageFile.decode(fiveTimes, limits: limits) }
+        #expect(throws: Never.self) { _ = try StorageFile.decode(fiveTimes) }
+    }
+
     /// Op ids that tie on the counter order by actor bytes, however many
     /// actors share a prefix, and however the actors arrived.
     @Test func actorOrderFollowsBytes() {
