@@ -53,9 +53,9 @@ struct DocumentState: Sendable {
 
     /// The id for the next local op, opening a transaction if none is open.
     mutating func nextOpId() throws(AutomergeError) -> OpId {
-        // Checked before a transaction opens, so that a refused op leaves none open.
-        try reserveOpCounters(1)
         if transaction == nil {
+            // Checked before the transaction opens, so that a refused op leaves none open.
+            try reserveOpCounters(1)
             let actorIndex = ops.actors.intern(actor)
             let sequence = history.lastSequence(of: actorIndex) + 1
             var dependencies = history.heads
@@ -65,7 +65,9 @@ struct DocumentState: Sendable {
             transaction = Transaction(actor: actorIndex, sequence: sequence, startOp: ops.maxOp + 1,
                                       dependencies: dependencies.sorted())
         }
-        return OpId(counter: UInt32(transaction!.nextCounter), actor: transaction!.actor)
+        let counter = transaction!.nextCounter
+        guard counter <= maxOpCounter else { throw .opCounterOverflow }
+        return OpId(counter: UInt32(counter), actor: transaction!.actor)
     }
 
     /// How many more local ops fit below the op counter limit.
