@@ -64,31 +64,36 @@ extension Document {
         }
     }
 
-    /// Applies every change of `other` this document lacks.
+    /// Applies every change of `other` this document lacks. All or nothing:
+    /// if any change is refused, the document stays as it was.
     public func merge(other: Document) throws {
-        _ = try mergeChanges(other: other)
+        let changes = try changesToMerge(from: other)
+        try locked { state throws(AutomergeError) in _ = try state.apply(changes) }
     }
 
-    /// Merges `other` and returns what changed, as patches.
+    /// Merges `other` and returns what changed, as patches: from the state
+    /// before the merge (pending edits committed) to the state after it,
+    /// both taken under the same lock as the merge, so that an edit from
+    /// another thread cannot fall between them.
     public func mergeWithPatches(other: Document) throws -> [Patch] {
-        let before = heads()
-        try merge(other: other)
-        return difference(from: before, to: heads())
+        let changes = try changesToMerge(from: other)
+        return try locked { state throws(AutomergeError) in try state.applyWithPatches(changes) }
     }
 
-    private func mergeChanges(other: Document) throws(AutomergeError) {
-        if other === self { return }
-        let known = locked { state in
-            state.commit()
-            return state.history
-        }
+    /// The changes of `other` this document lacks, decoded outside this
+    /// document's lock (`apply` skips any that arrive meanwhile). `other`'s
+    /// pending edits are committed; this document's are not yet, since a
+    /// refused merge must leave them pending.
+    private func changesToMerge(from other: Document) throws(AutomergeError) -> [DecodedChange] {
+        if other === self { return [] }
+        let known = locked { $0.history }
         let records = other.locked { otherState in
             otherState.commit()
             return otherState.history.records.filter { !known.contains($0.hash) }
         }
         var changes: [DecodedChange] = []
         for record in records { changes.append(try DocumentState.decodeRecord(record)) }
-        _ = try locked { state throws(AutomergeError) in try state.apply(changes) }
+        return changes
     }
 
     /// The document in the binary format, columns of 256 bytes or more deflated.
@@ -132,20 +137,36 @@ extension Document {
         }
     }
 
-    /// Applies change chunks (or a saved document) received from another peer.
+    /// Applies change chunks (or a saved document) received from another
+    /// peer. All or nothing: if the bytes do not decode or any change is
+    /// refused, the document stays as it was.
     public func applyEncodedChanges(encoded: Data) throws {
-        try locked { state throws(AutomergeError) in try state.applyEncoded([UInt8](encoded)) }
+        let changes = try StorageBridge.changes(in: [UInt8](encoded))
+        try locked { state throws(AutomergeError) in _ = try state.apply(changes) }
     }
 
-    /// Applies encoded changes and returns what changed, as patches.
+    /// Applies encoded changes and returns what changed, as patches, taken
+    /// under the same lock as the changes (see ``mergeWithPatches(other:)``).
     public func applyEncodedChangesWithPatches(encoded: Data) throws -> [Patch] {
-        let before = heads()
-        try applyEncodedChanges(encoded: encoded)
-        return difference(from: before, to: heads())
+        let changes = try StorageBridge.changes(in: [UInt8](encoded))
+        return try locked { state throws(AutomergeError) in try state.applyWithPatches(changes) }
     }
 }
 
 extension DocumentState {
+    /// Applies `changes` as ``apply(_:)`` does and returns the patches from
+    /// the state before (pending edits committed) to the state after.
+    mutating func applyWithPatches(_ changes: [DecodedChange]) throws(AutomergeError) -> [Patch] {
+        let pending = pendingChange()
+        var before = history.heads
+        if let pending {
+            before.subtract(pending.header.dependencies)
+            before.insert(pending.hash)
+        }
+        try apply(changes, committing: pending)
+        return patches(from: try clock(before), to: try clock(history.heads))
+    }
+
     func publicChange(_ record: ChangeRecord) -> Change {
         Change(actorId: ops.actors[record.actor], seq: record.sequence, message: record.message,
                deps: Set(record.dependencies),

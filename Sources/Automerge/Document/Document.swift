@@ -13,10 +13,11 @@ import Foundation
 /// many threads: every call holds an internal lock.
 public final class Document: @unchecked Sendable {
     private let lock = Lock()
-    /// Read and written only through ``locked(_:)``, whose lock already makes
-    /// every access exclusive, so Swift's dynamic exclusivity check (some 60
-    /// instructions per call, a tenth of typing a character) is switched off.
-    @exclusivity(unchecked) var state: DocumentState
+    /// Read and written only through ``locked(_:)`` (hence private), whose
+    /// lock already makes every access exclusive, so Swift's dynamic
+    /// exclusivity check (some 60 instructions per call, a tenth of typing a
+    /// character) is switched off.
+    @exclusivity(unchecked) private var state: DocumentState
 
     /// A new, empty document with a random actor.
     public init(textEncoding: TextEncoding = .unicodeScalar) {

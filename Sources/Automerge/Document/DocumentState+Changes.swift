@@ -2,104 +2,152 @@
 /// file being loaded. Changes whose dependencies are missing wait in a
 /// queue; ready ones apply in Kahn order with first-in-first-out ties, as
 /// Rust's change queue does (the order decides how a save lists them).
+///
+/// All or nothing. Rust's `apply_changes` applies change by change and
+/// stops at the first that fails, keeping those before it (and having
+/// committed the open transaction first). Here every change a call would
+/// apply is decoded and checked first, against the document and the
+/// changes before it (``ChangeChecker``, ``ReceivedMarkOrder``); only when
+/// all have passed is the open transaction committed and anything applied,
+/// and applying checked changes cannot fail. So a refused call leaves the
+/// heads, the open transaction, the queue and the saved bytes as they were,
+/// at no cost beyond the checks themselves (no copy of the document).
+///
+/// A change queued by an earlier call is checked only once its
+/// dependencies arrive. If it is refused then, it is dropped from the queue
+/// (it can never apply; the changes that depend on it stay queued) and the
+/// call goes on without it: failing the call would make the change that
+/// completed the dependencies, itself valid, unappliable for as long as
+/// the bad change waited.
 extension DocumentState {
     /// Applies `changes`, queueing those that wait for dependencies.
     /// Returns the changes applied, in order.
     @discardableResult
     mutating func apply(_ changes: [DecodedChange]) throws(AutomergeError) -> [DecodedChange] {
-        commit()
-        var batchHashes = Set<ChangeHash>()
-        var batchIds = Set<ChangeIdentity>()
-        var batch: [DecodedChange] = []
+        try apply(changes, committing: pendingChange())
+    }
+
+    /// ``apply(_:)``, given the open transaction's ``pendingChange(message:time:)``.
+    @discardableResult
+    mutating func apply(_ changes: [DecodedChange], committing pending: PendingChange?) throws(AutomergeError) -> [DecodedChange] {
+        let plan = try plan(try newChanges(in: changes, pending: pending), pending: pending)
+        // Everything has passed: from here on nothing fails.
+        commit(pending)
+        queue = plan.queue
+        ops.actors = plan.actors
+        for change in plan.ready { try applyChecked(change) }
+        return plan.ready.map(\.change)
+    }
+
+    /// What a call applies and leaves queued, decided before anything changes.
+    private struct Plan {
+        var ready: [CheckedChange]
+        var queue: [DecodedChange]
+        /// The op set's actor table with the ready changes' actors added.
+        var actors: ActorTable
+    }
+
+    private enum PlanOutcome {
+        case ready(Plan)
+        /// A change queued by an earlier call is refused: plan again without it.
+        case refusedQueuedChange(ChangeHash)
+    }
+
+    /// The changes of `changes` the document does not have, has not queued
+    /// and that the call does not repeat; throws if one reuses an (actor,
+    /// sequence number) pair with other contents.
+    private func newChanges(in changes: [DecodedChange], pending: PendingChange?) throws(AutomergeError) -> [DecodedChange] {
+        let known = KnownChanges(history: history, pending: pending)
         let queued = Set(queue.map(\.hash))
-        let queuedIds = Set(queue.map { ChangeIdentity(actor: $0.stored.actors[0], sequence: $0.stored.sequence) })
+        var identities = Set(queue.map { ChangeIdentity(actor: $0.stored.actors[0], sequence: $0.stored.sequence) })
+        var hashes = Set<ChangeHash>()
+        var fresh: [DecodedChange] = []
         for change in changes {
-            if history.contains(change.hash) || queued.contains(change.hash) || batchHashes.contains(change.hash) { continue }
+            if known.contains(change.hash) || queued.contains(change.hash) || hashes.contains(change.hash) { continue }
             guard let author = change.stored.actors.first else { throw .invalidChange("change has no author") }
             let identity = ChangeIdentity(actor: author, sequence: change.stored.sequence)
-            if let index = ops.actors.index(of: author), history.hash(actor: index, sequence: change.stored.sequence) != nil {
+            if let index = ops.actors.index(of: author), known.hash(actor: index, sequence: change.stored.sequence) != nil {
                 throw .duplicateSequenceNumber(actor: author, sequence: change.stored.sequence)
             }
-            if batchIds.contains(identity) || queuedIds.contains(identity) {
+            guard identities.insert(identity).inserted else {
                 throw .duplicateSequenceNumber(actor: author, sequence: change.stored.sequence)
             }
-            batchHashes.insert(change.hash)
-            batchIds.insert(identity)
-            batch.append(change)
+            hashes.insert(change.hash)
+            fresh.append(change)
         }
-        queue.append(contentsOf: batch)
-        let ready = popReadyChanges()
-        var applied: [DecodedChange] = []
-        for change in ready {
-            try applyOne(change)
-            applied.append(change)
-        }
-        return applied
+        return fresh
     }
 
-    /// Removes and returns the queued changes whose dependencies are met,
-    /// in topological order (Kahn's algorithm, FIFO among the ready).
-    private mutating func popReadyChanges() -> [DecodedChange] {
-        var unsatisfied = [Int](repeating: 0, count: queue.count)
-        var waiting: [ChangeHash: [Int]] = [:]
-        for (index, change) in queue.enumerated() {
-            for dependency in change.stored.dependencies where !history.contains(dependency) {
-                unsatisfied[index] += 1
-                waiting[dependency, default: []].append(index)
+    /// Orders and checks what the queue and `fresh` make ready, dropping
+    /// queued changes that are refused.
+    private func plan(_ fresh: [DecodedChange], pending: PendingChange?) throws(AutomergeError) -> Plan {
+        var dropped = Set<ChangeHash>()
+        while true {
+            switch try plan(fresh, pending: pending, dropping: dropped) {
+            case .ready(let plan): return plan
+            case .refusedQueuedChange(let hash): dropped.insert(hash)
             }
         }
-        var ready = unsatisfied.indices.filter { unsatisfied[$0] == 0 }
-        var head = 0
-        var order: [Int] = []
-        while head < ready.count {
-            let index = ready[head]
-            head += 1
-            order.append(index)
-            for dependent in waiting.removeValue(forKey: queue[index].hash) ?? [] {
-                unsatisfied[dependent] -= 1
-                if unsatisfied[dependent] == 0 { ready.append(dependent) }
+    }
+
+    /// Orders and checks what the queue, less `dropped`, and `fresh` make ready.
+    private func plan(_ fresh: [DecodedChange], pending: PendingChange?, dropping dropped: Set<ChangeHash>) throws(AutomergeError) -> PlanOutcome {
+        let waiting = queue.filter { !dropped.contains($0.hash) } + fresh
+        let queuedCount = waiting.count - fresh.count
+        var checker = ChangeChecker(ops: ops, known: KnownChanges(history: history, pending: pending))
+        let order = readyOrder(of: waiting, known: checker.known)
+        var ready: [CheckedChange] = []
+        ready.reserveCapacity(order.count)
+        for index in order {
+            do {
+                ready.append(try checker.check(waiting[index]))
+            } catch {
+                if index < queuedCount { return .refusedQueuedChange(waiting[index].hash) }
+                throw error
             }
+        }
+        if refusesMisorderedMarks,
+           let position = ReceivedMarkOrder.firstMisordered(in: ready, appliedTo: ops, actors: checker.actors, created: checker.created) {
+            if order[position] < queuedCount { return .refusedQueuedChange(waiting[order[position]].hash) }
+            throw .invalidChange("change \(ready[position].change.hash) puts a mark's end anchor before its begin anchor; "
+                + "a document holding it could not be loaded again")
         }
         let taken = Set(order)
-        let result = order.map { queue[$0] }
-        queue = queue.indices.filter { !taken.contains($0) }.map { queue[$0] }
-        return result
+        let stillWaiting = waiting.indices.filter { !taken.contains($0) }.map { waiting[$0] }
+        return .ready(Plan(ready: ready, queue: stillWaiting, actors: checker.actors))
     }
 
-    /// Applies one change whose dependencies are present. The change is
-    /// checked first, so a bad change leaves the document untouched.
-    private mutating func applyOne(_ change: DecodedChange) throws(AutomergeError) {
-        // New actors go straight into the table (a copy of it per change
-        // made one change chunk per actor quadratic) and are taken back if
-        // the change fails.
-        let knownActors = ops.actors.count
-        let author: UInt32, changeOps: [ChangeOp]
-        do {
-            (author, changeOps) = try ChangeCodec.changeOps(of: change.stored, actors: &ops.actors)
-            try check(change, author: author, ops: changeOps)
-        } catch {
-            ops.actors.removeActors(after: knownActors)
-            throw error
-        }
-        // Mark anchors are checked once the change is in place; the op set
-        // as it was (an O(1) copy until written) is put back if they fail.
-        let markedObjects = refusesMisorderedMarks ? Set(changeOps.lazy.filter { $0.action == .mark }.map(\.object)) : []
-        let unmarked = markedObjects.isEmpty ? nil : ops
-        for op in changeOps {
-            do { try ops.apply(op) } catch {
-                if let unmarked { ops = unmarked }
-                ops.actors.removeActors(after: knownActors)
-                throw .invalidChange("change \(change.hash): \(error)")
+    /// The positions of the changes of `waiting` whose dependencies are
+    /// met, directly or through each other, in topological order (Kahn's
+    /// algorithm, first in first out among the ready).
+    private func readyOrder(of waiting: [DecodedChange], known: KnownChanges) -> [Int] {
+        var unsatisfied = [Int](repeating: 0, count: waiting.count)
+        var dependents: [ChangeHash: [Int]] = [:]
+        for (index, change) in waiting.enumerated() {
+            for dependency in change.stored.dependencies where !known.contains(dependency) {
+                unsatisfied[index] += 1
+                dependents[dependency, default: []].append(index)
             }
         }
-        if let unmarked {
-            for object in markedObjects {
-                guard let index = ops.objectIndex(of: object), !ops.markAnchorsInOrder(objectAt: index) else { continue }
-                ops = unmarked
-                ops.actors.removeActors(after: knownActors)
-                // Found by fuzzing: Corpus/load/received-mark-end-before-begin.
-                throw .invalidChange("change \(change.hash) puts a mark's end anchor before its begin anchor; "
-                    + "a document holding it could not be loaded again")
+        var order = unsatisfied.indices.filter { unsatisfied[$0] == 0 }
+        var head = 0
+        while head < order.count {
+            let index = order[head]
+            head += 1
+            for dependent in dependents.removeValue(forKey: waiting[index].hash) ?? [] {
+                unsatisfied[dependent] -= 1
+                if unsatisfied[dependent] == 0 { order.append(dependent) }
+            }
+        }
+        return order
+    }
+
+    /// Applies a change that passed the checks, after those before it.
+    private mutating func applyChecked(_ checked: CheckedChange) throws(AutomergeError) {
+        for op in checked.ops {
+            do { try ops.apply(op) } catch {
+                // Not reached: the checks cover every way `apply` fails.
+                throw .invalidChange("change \(checked.change.hash) passed its checks but does not apply: \(error)")
             }
         }
         // The change's own max op counts, not only the ops it holds: a change
@@ -107,130 +155,9 @@ extension DocumentState {
         // change must start above it (as in Rust, which takes the max op from
         // the change), or the saved document fails its max-op check on load.
         // Found by fuzzing: Corpus/changes/empty-change-max-op-ignored.
-        ops.maxOp = max(ops.maxOp, change.stored.maxOp)
-        addToHistory(change.stored, hash: change.hash, bytes: change.bytes, actor: author)
+        ops.maxOp = max(ops.maxOp, checked.change.stored.maxOp)
+        addToHistory(checked.change.stored, hash: checked.change.hash, bytes: checked.change.bytes, actor: checked.author)
     }
-
-    /// The checks a change passes before any of its ops is applied.
-    private func check(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp]) throws(AutomergeError) {
-        let expectedSequence = history.lastSequence(of: author) + 1
-        guard change.stored.sequence == expectedSequence else {
-            throw .invalidChange("change \(change.hash) has sequence \(change.stored.sequence), expected \(expectedSequence)")
-        }
-        try checkMaxOp(change, author: author)
-        try validate(changeOps)
-        if !change.isCanonical { try checkCanonical(change, author: author, ops: changeOps, actors: ops.actors) }
-    }
-
-    /// A change's max op may not fall below that of its author's previous
-    /// change or of any dependency: a saved document with such a change
-    /// would fail the loader's max-op check (Rust's too), so it could never
-    /// be opened again (found by fuzzing: Corpus/changes/max-op-below-dependency).
-    private func checkMaxOp(_ change: DecodedChange, author: UInt32) throws(AutomergeError) {
-        let maxOp = change.stored.maxOp
-        var floor: UInt64 = 0
-        if let previous = history.hash(actor: author, sequence: change.stored.sequence - 1) {
-            floor = history.record(previous)?.maxOp ?? 0
-        }
-        for dependency in change.stored.dependencies {
-            floor = max(floor, history.record(dependency)?.maxOp ?? 0)
-        }
-        guard maxOp >= floor else {
-            throw .invalidChange("change \(change.hash) has max op \(maxOp), below the \(floor) of a change it follows")
-        }
-    }
-
-    /// Checks that every op of a change targets an object and element that
-    /// exists (or that the change itself creates earlier).
-    ///
-    /// Also that every predecessor names an op on the same property: a
-    /// document stores predecessors only as the successors of those ops, so
-    /// any other predecessor (or a delete with none, or an insert with some)
-    /// would vanish on save, and the saved document would then fail its own
-    /// heads check on load (found by fuzzing: Corpus/load/saved-document-fails-heads-check).
-    private func validate(_ changeOps: [ChangeOp]) throws(AutomergeError) {
-        var created: [OpId: ObjectKind] = [:]
-        var createdDepth: [OpId: Int] = [:]
-        var newElements: [OpId: Set<OpId>] = [:]
-        var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
-        for op in changeOps {
-            let kind: ObjectKind
-            if let object = ops.object(op.object) { kind = object.kind } else if let made = created[op.object] { kind = made } else {
-                throw .invalidChange("op \(op.id.counter) targets a missing object")
-            }
-            switch op.key {
-            case .map:
-                guard !kind.isSequence else { throw .invalidChange("map key in a sequence") }
-            case .element(let element):
-                guard kind.isSequence else { throw .invalidChange("element id in a map") }
-                if !element.isRoot || !op.insert {
-                    let exists = ops.object(op.object)?.sequence.contains(element) ?? false
-                    guard exists || newElements[op.object]?.contains(element) == true else {
-                        throw .invalidChange("op \(op.id.counter) refers to a missing list element")
-                    }
-                }
-                if op.insert { newElements[op.object, default: []].insert(op.id) }
-            }
-            if let made = op.action.objectType {
-                guard ops.object(op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
-                created[op.id] = made
-                let depth = (ops.object(op.object)?.depth ?? createdDepth[op.object] ?? 0) + 1
-                guard depth <= OpSet.maxDepth else { throw .invalidChange("objects nested more than \(OpSet.maxDepth) deep") }
-                createdDepth[op.id] = depth
-            }
-            try validatePredecessors(of: op, newOpsAt: &newOpsAt)
-        }
-    }
-
-    /// A received change chunk must be byte for byte what a document chunk
-    /// rebuilds for it (actors, predecessors and dependencies in canonical
-    /// order, canonical column encodings, deletes without values). A change
-    /// in any other form would get another hash once saved in a document,
-    /// and the saved document would fail its own heads check on load.
-    private func checkCanonical(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp], actors: ActorTable) throws(AutomergeError) {
-        let rebuilt = ChangeCodec.encode(
-            CollectionOfOne(changeOps), author: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
-            dependencies: change.stored.dependencies, time: change.stored.time, message: change.stored.message,
-            extraBytes: change.stored.extraBytes, actors: actors)
-        guard rebuilt.encoded.hash == change.hash else {
-            throw .invalidChange("change \(change.hash) is not in canonical form (a document could not store it as it is)")
-        }
-    }
-
-    private func validatePredecessors(of op: ChangeOp, newOpsAt: inout [PropertyOfObject: Set<OpId>]) throws(AutomergeError) {
-        if op.insert {
-            guard op.predecessors.isEmpty else { throw .invalidChange("op \(op.id.counter) inserts but has predecessors") }
-            newOpsAt[PropertyOfObject(object: op.object, key: .element(op.id)), default: []].insert(op.id)
-            return
-        }
-        if op.action == .delete, op.predecessors.isEmpty { throw .invalidChange("op \(op.id.counter) deletes nothing") }
-        let property = PropertyOfObject(object: op.object, key: op.key)
-        if !op.predecessors.isEmpty {
-            var existing = newOpsAt[property] ?? []
-            if let object = ops.object(op.object) {
-                switch op.key {
-                case .map(let key):
-                    if let ops = object.entries[key] { for old in ops { existing.insert(old.id) } }
-                case .element(let element):
-                    if let location = object.sequence.location(of: element) {
-                        let target = object.sequence[location]
-                        existing.insert(target.id)
-                        for update in target.updates { existing.insert(update.id) }
-                    }
-                }
-            }
-            guard op.predecessors.count == Set(op.predecessors).count, op.predecessors.allSatisfy(existing.contains) else {
-                throw .invalidChange("op \(op.id.counter) has a predecessor that is not an op on the same property")
-            }
-        }
-        if op.action != .delete { newOpsAt[property, default: []].insert(op.id) }
-    }
-}
-
-/// A key or element of one object.
-private struct PropertyOfObject: Hashable {
-    let object: OpId
-    let key: OpKey
 }
 
 /// An (actor, sequence number) pair: unique among a document's changes.

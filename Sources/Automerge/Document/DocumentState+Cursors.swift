@@ -57,14 +57,29 @@ extension DocumentState {
     }
 
     /// Replaces the text of `obj` with `target` through a grapheme diff.
+    ///
+    /// The splices are worked out first and checked to fit below the op
+    /// counter limit together (each deleted unit and each inserted scalar
+    /// costs at most one op), so that the update never stops part-way; the
+    /// splices themselves stay within bounds, since they follow the text.
     mutating func updateText(_ obj: ObjId, to target: String) throws(AutomergeError) {
         let old = Array(try text(obj, heads: nil))
         let new = Array(target)
-        var index: UInt64 = 0
         func width(_ characters: ArraySlice<Character>) -> UInt64 {
             UInt64(characters.reduce(0) { $0 + TextWidth.width(of: String($1), in: encoding) })
         }
-        for edit in TextDiff.myers(old, new) {
+        let edits = TextDiff.myers(old, new)
+        var opsNeeded: UInt64 = 0
+        for edit in edits {
+            switch edit {
+            case .equal: break
+            case .delete(let oldIndex, let count, _): opsNeeded += width(old[oldIndex..<oldIndex + count])
+            case .insert(_, let newIndex, let count): opsNeeded += UInt64(new[newIndex..<newIndex + count].reduce(0) { $0 + $1.unicodeScalars.count })
+            }
+        }
+        try reserveOpCounters(opsNeeded)
+        var index: UInt64 = 0
+        for edit in edits {
             switch edit {
             case .equal(let oldIndex, _, let count):
                 index += width(old[oldIndex..<oldIndex + count])

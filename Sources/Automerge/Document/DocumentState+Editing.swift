@@ -74,7 +74,7 @@ extension DocumentState {
         case .increment:
             guard visible.contains(where: \.isCounter) else { throw .notACounter(ops.objId(object.id), prop) }
         default:
-            break
+            try checkNesting(in: object, action: action)
         }
         let id = try nextOpId()
         try record(ChangeOp(id: id, object: object.id, key: key, insert: false, action: action,
@@ -92,6 +92,7 @@ extension DocumentState {
 
     private mutating func insertElement(_ object: ObjectHandle, after reference: inout OpId, action: OpAction, value: Primitive,
                                         expand: Bool = false, markName: String? = nil, units: Int32? = nil) throws(AutomergeError) -> OpId {
+        try checkNesting(in: object, action: action)
         let id = try nextOpId()
         if action.objectType == nil {
             try applyLocally { ops throws(OpSet.ApplyError) in
@@ -110,7 +111,7 @@ extension DocumentState {
     mutating func delete(_ obj: ObjId, index: UInt64) throws(AutomergeError) {
         let object = try sequence(obj, operation: "delete at an index")
         if object.kind == .text {
-            try splice(object, start: index, delete: 1, values: EmptyCollection())
+            try splice(object, start: index, delete: 1, values: EmptyCollection(), atMost: 0)
         } else {
             _ = try put(obj, index: index, action: .delete, value: .null)
         }
@@ -118,7 +119,7 @@ extension DocumentState {
 
     mutating func splice(_ obj: ObjId, start: UInt64, delete: Int64, values: [Primitive]) throws(AutomergeError) {
         let object = try sequence(obj, operation: "splice")
-        try splice(object, start: start, delete: delete, values: values)
+        try splice(object, start: start, delete: delete, values: values, atMost: values.count)
     }
 
     mutating func spliceText(_ obj: ObjId, start: UInt64, delete: Int64, text: String) throws(AutomergeError) {
@@ -127,21 +128,30 @@ extension DocumentState {
         // Typing: a one-byte string is one scalar and one grapheme, so it is
         // the element's value as it is (no String made per character).
         if text.utf8.count == 1 {
-            try splice(object, start: start, delete: delete, values: CollectionOfOne(.string(text)))
+            try splice(object, start: start, delete: delete, values: CollectionOfOne(.string(text)), atMost: 1)
             return
         }
-        // Lazily: typing one character should not allocate an array.
+        // Lazily: typing one character should not allocate an array. A
+        // string has no more graphemes or scalars than UTF-8 bytes.
+        let atMost = text.utf8.count
         if encoding == .graphemeCluster {
-            try splice(object, start: start, delete: delete, values: text.lazy.map { .string(String($0)) })
+            try splice(object, start: start, delete: delete, values: text.lazy.map { .string(String($0)) }, atMost: atMost)
         } else {
-            try splice(object, start: start, delete: delete, values: text.unicodeScalars.lazy.map { .string(String($0)) })
+            try splice(object, start: start, delete: delete, values: text.unicodeScalars.lazy.map { .string(String($0)) }, atMost: atMost)
         }
     }
 
     /// Inserts `values` at `start`, then deletes `delete` units after them
     /// (a negative count deletes before `start`), as Rust's `inner_splice`.
+    /// `atMost`: a bound on `values.count` known without counting them (a
+    /// lazily split string).
+    ///
+    /// Everything that can fail is checked before the first op: the bounds,
+    /// and that the ops fit below the op counter limit (an insert per value,
+    /// at most a delete per unit deleted). Past that the ops are made
+    /// without further checks; a splice never stops part-way.
     private mutating func splice(_ object: ObjectHandle, start: UInt64, delete: Int64,
-                                 values: some Collection<Primitive>) throws(AutomergeError) {
+                                 values: some Collection<Primitive>, atMost: Int) throws(AutomergeError) {
         let length = UInt64(units(of: object))
         var index = start
         var remaining = delete.magnitude
@@ -150,6 +160,8 @@ extension DocumentState {
             index = start - delete.magnitude
         }
         guard index <= length else { throw .indexOutOfBounds(index: index, length: length) }
+        let deletes = min(remaining, length - index)
+        if UInt64(atMost) + deletes > opCountersLeft { try reserveOpCounters(UInt64(values.count) + deletes) }
         var insertedUnits = 0
         if !values.isEmpty {
             var reference = try insertionReference(object, at: index)
@@ -190,6 +202,7 @@ extension DocumentState {
         let length = UInt64(units(of: object))
         guard start <= end, end <= length else { throw .indexOutOfBounds(index: max(start, end), length: length) }
         if start == end && expand == .none { return }
+        try reserveOpCounters(2)
         var beginReference = try insertionReference(object, at: start)
         let begin = try insertElement(object, after: &beginReference, action: .mark, value: value,
                                       expand: expand.expandsBefore, markName: name)
@@ -205,6 +218,13 @@ extension DocumentState {
         var endReference = sameElement ? begin : try insertionReference(object, at: end)
         _ = try insertElement(object, after: &endReference, action: .mark, value: .null,
                               expand: expand.expandsAfter, markName: nil)
+    }
+
+    /// Throws, before any op is made, if an object made by `action` in
+    /// `object` would be nested deeper than ``OpSet/maxDepth``.
+    private func checkNesting(in object: ObjectHandle, action: OpAction) throws(AutomergeError) {
+        guard action.objectType != nil, ops.withObject(at: object.index, { $0.pointee.depth }) >= OpSet.maxDepth else { return }
+        throw .invalidChange("objects nested more than \(OpSet.maxDepth) deep")
     }
 
     /// The id of the element that covers unit `unit` of a sequence.

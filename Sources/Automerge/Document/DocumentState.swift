@@ -42,7 +42,6 @@ struct DocumentState: Sendable {
 
     // MARK: Transactions
 
-    /// The id for the next local op, opening a transaction if none is open.
     /// The id the next op gets, if a transaction is open and has room for
     /// it; nil otherwise (then ``nextOpId()`` opens one, or throws). Unlike
     /// that, asking changes nothing: an edit can build its op before it
@@ -52,8 +51,11 @@ struct DocumentState: Sendable {
         return OpId(counter: UInt32(counter), actor: transaction!.actor)
     }
 
+    /// The id for the next local op, opening a transaction if none is open.
     mutating func nextOpId() throws(AutomergeError) -> OpId {
         if transaction == nil {
+            // Checked before the transaction opens, so that a refused op leaves none open.
+            try reserveOpCounters(1)
             let actorIndex = ops.actors.intern(actor)
             let sequence = history.lastSequence(of: actorIndex) + 1
             var dependencies = history.heads
@@ -66,6 +68,19 @@ struct DocumentState: Sendable {
         let counter = transaction!.nextCounter
         guard counter <= maxOpCounter else { throw .opCounterOverflow }
         return OpId(counter: UInt32(counter), actor: transaction!.actor)
+    }
+
+    /// How many more local ops fit below the op counter limit.
+    var opCountersLeft: UInt64 {
+        let next = transaction?.nextCounter ?? ops.maxOp + 1
+        return next > maxOpCounter ? 0 : maxOpCounter - next + 1
+    }
+
+    /// Throws unless `count` more local ops fit below the op counter limit.
+    /// An edit of several ops calls it with (an upper bound of) its op count
+    /// before making the first, so that it never runs out part-way.
+    func reserveOpCounters(_ count: UInt64) throws(AutomergeError) {
+        guard count <= opCountersLeft else { throw .opCounterOverflow }
     }
 
     /// Applies a local op and records where it went in the open transaction.
@@ -89,15 +104,27 @@ struct DocumentState: Sendable {
 
     /// Turns the open transaction into a change. Empty transactions make none.
     mutating func commit(message: String? = nil, time: Int64 = 0) {
-        guard let transaction else { return }
-        self.transaction = nil
-        guard !transaction.ops.isEmpty else { return }
+        commit(pendingChange(message: message, time: time))
+    }
+
+    /// Closes the open transaction, adding `change` (its ``pendingChange(message:time:)``) to the history.
+    mutating func commit(_ change: PendingChange?) {
+        transaction = nil
+        guard let change else { return }
+        addToHistory(change.header, maxOp: change.maxOp, hash: change.hash, bytes: change.bytes, actor: change.actor)
+    }
+
+    /// The change a commit of the open transaction would make, made without
+    /// committing (nil when no transaction has ops): received changes are
+    /// checked against the history with it before anything changes.
+    func pendingChange(message: String? = nil, time: Int64 = 0) -> PendingChange? {
+        guard let transaction, !transaction.ops.isEmpty else { return nil }
         var rows = ChangeCodec.RowWriter(mentioning: transaction.mentionedActors, author: transaction.actor, actors: ops.actors)
         ops.readBack(transaction, into: &rows)
         let (header, maxOp, encoded) = rows.finish(
             sequence: transaction.sequence, startOp: transaction.startOp, dependencies: transaction.dependencies,
             time: time, message: message)
-        addToHistory(header, maxOp: maxOp, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
+        return PendingChange(header: header, maxOp: maxOp, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
     }
 
     mutating func addToHistory(_ change: StoredChange, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
@@ -111,4 +138,14 @@ struct DocumentState: Sendable {
             dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },
             extraBytes: change.extraBytes, bytes: bytes))
     }
+}
+
+/// The open transaction encoded as a change (see ``DocumentState/pendingChange(message:time:)``).
+struct PendingChange {
+    let header: ChangeHeader
+    let maxOp: UInt64
+    let hash: ChangeHash
+    let bytes: [UInt8]
+    /// The author's op-set actor index.
+    let actor: UInt32
 }

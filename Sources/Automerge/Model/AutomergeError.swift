@@ -1,5 +1,13 @@
 /// Errors from document operations. Each case says what was wrong so callers
-/// can switch on it; a failed call leaves the document unchanged.
+/// can switch on it.
+///
+/// A call that throws leaves the document unchanged: its heads, its pending
+/// (uncommitted) edits and the bytes it saves are exactly as before. Edits
+/// check everything that can fail before their first op (a splice checks
+/// its bounds and that all its ops fit below the op counter limit);
+/// received changes (`applyEncodedChanges`, `merge`) are all checked before
+/// any is applied, and only then are pending edits committed; the Codable
+/// encoder plans every write and checks the plan first.
 public enum AutomergeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The object id does not name an object of this document.
     case unknownObject(ObjId)

@@ -57,16 +57,6 @@ struct ActorTable: Sendable {
         return newActors.map { intern($0) }
     }
 
-    /// Forgets the actors added after the first `count`: what a failed
-    /// change interned is taken back, in time proportional to it.
-    mutating func removeActors(after count: Int) {
-        guard count < actors.count else { return }
-        for actor in actors[count...] { indexOf[actor] = nil }
-        actors.removeSubrange(count...)
-        orderKeys.removeSubrange(count...)
-        actorBytes.removeSubrange(count...)
-    }
-
     private static func orderKey(_ bytes: [UInt8]) -> UInt64 {
         var key: UInt64 = 0
         for position in 0..<8 { key = key << 8 | UInt64(position < bytes.count ? bytes[position] : 0) }

@@ -47,7 +47,8 @@ extension OpSet {
             for pending in chunk {
                 readBack(pending, id: OpId(counter: counter, actor: transaction.actor), into: &sink,
                          predecessors: &predecessors, cursor: &cursor)
-                counter += 1
+                // Wrapping: after an op with the last counter (2^32 - 1) there is no next.
+                counter &+= 1
             }
         }
     }

@@ -17,8 +17,12 @@ import Foundation
 /// terms), and an array is updated by a minimal diff: one inserted, removed
 /// or changed element costs about one op.
 ///
-/// The planning phase and the writing phase are separate calls into the
-/// document, so don't let other threads write the same document during an encode.
+/// Before the writing phase, the plan is also checked against the limits
+/// the document enforces as it writes (op counters, nesting depth; see
+/// ``PlanLimits``), so an encode that throws has written nothing. The
+/// planning phase and the writing phase are separate calls into the
+/// document, so don't let other threads write the same document during an
+/// encode: a plan made before their writes may no longer fit it.
 ///
 /// ```swift
 /// let doc = Document()
@@ -76,8 +80,9 @@ public struct AutomergeEncoder {
     /// An index equal to a list's length appends.
     /// - Throws: ``CodingKeyLookupError`` when the path or the value does not
     ///   fit the document's schema, `EncodingError` from `cautiousWrite` checks
-    ///   or from the value's own `encode(to:)`. Nothing is written when it throws,
-    ///   except for errors reported by the document itself while writing.
+    ///   or from the value's own `encode(to:)`, ``AutomergeError`` when the
+    ///   writes would pass the document's op counter or nesting limits.
+    ///   Nothing is written when it throws.
     public func encode<T: Encodable>(_ value: T, at path: [any CodingKey]) throws {
         let log = CodableLog(level: logLevel)
         let encoder = AutomergeEncoderImpl(codingPath: path, userInfo: userInfo)
@@ -90,14 +95,23 @@ public struct AutomergeEncoder {
                 throw CodingKeyLookupError.NoPathForSingleValue(
                     "\(T.self) encodes as a \(tree.kindName), but the document root is a map: encode it at a path instead.")
             }
-            try writer.apply(try planner.planMap(map, in: .ROOT, path: path))
+            let plan = try planner.planMap(map, in: .ROOT, path: path)
+            var limits = PlanLimits(doc: doc)
+            try limits.count(.map(plan), in: .ROOT)
+            try limits.check()
+            try writer.apply(plan)
             return
         }
+        var limits = PlanLimits(doc: doc)
         if target.steps.count > 1 {
             try planner.checkCreatable(tree, at: path)
+            try limits.count(creating: tree, in: target.slot.container, along: target.steps.count - 1)
+            try limits.check()
             log.debug("create the containers along \(keys.stringPath())")
             try writer.create(tree, along: target)
         } else if let action = try planner.plan(tree, existing: target.existing, slot: target.slot, path: path) {
+            try limits.count(action, in: target.slot.container)
+            try limits.check()
             try writer.apply(action, at: target.slot)
         }
     }

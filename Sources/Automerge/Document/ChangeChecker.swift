@@ -1,0 +1,157 @@
+/// A received change, decoded into the op set's terms and checked: applying
+/// its ops, after the changes checked before it, cannot fail.
+struct CheckedChange {
+    let change: DecodedChange
+    /// The author's op-set actor index.
+    let author: UInt32
+    let ops: [ChangeOp]
+}
+
+/// Checks received changes, in the order they will apply, against the
+/// document as it is and the changes checked before them, which are not
+/// applied yet: a batch is applied only once all of it has passed, so a
+/// refused change leaves the document untouched (see ``DocumentState/apply(_:)``).
+struct ChangeChecker {
+    /// The document's op set, read only.
+    private let ops: OpSet
+    private let encoding: TextEncoding
+    private(set) var known: KnownChanges
+    /// The op set's actor table with the actors of the checked changes added.
+    private(set) var actors: ActorTable
+    /// Objects the checked changes create, by kind and depth.
+    private(set) var created: [OpId: ObjectKind] = [:]
+    private var createdDepth: [OpId: Int] = [:]
+    /// Elements the checked changes insert, by sequence.
+    private var newElements: [OpId: Set<OpId>] = [:]
+    /// Ops the checked changes put on each property (deletes excluded).
+    private var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
+
+    init(ops: OpSet, known: KnownChanges) {
+        self.ops = ops
+        self.encoding = ops.encoding
+        self.known = known
+        self.actors = ops.actors
+    }
+
+    /// Checks `change`, which must be causally ready given the changes
+    /// checked before it, and counts it as applied.
+    mutating func check(_ change: DecodedChange) throws(AutomergeError) -> CheckedChange {
+        let (author, changeOps) = try ChangeCodec.changeOps(of: change.stored, actors: &actors)
+        let expectedSequence = known.lastSequence(of: author) + 1
+        guard change.stored.sequence == expectedSequence else {
+            throw .invalidChange("change \(change.hash) has sequence \(change.stored.sequence), expected \(expectedSequence)")
+        }
+        try checkMaxOp(change, author: author)
+        try validate(changeOps)
+        if !change.isCanonical { try checkCanonical(change, author: author, ops: changeOps) }
+        known.add(change.hash, actor: author, sequence: change.stored.sequence, maxOp: change.stored.maxOp)
+        return CheckedChange(change: change, author: author, ops: changeOps)
+    }
+
+    /// A change's max op may not fall below that of its author's previous
+    /// change or of any dependency: a saved document with such a change
+    /// would fail the loader's max-op check (Rust's too), so it could never
+    /// be opened again (found by fuzzing: Corpus/changes/max-op-below-dependency).
+    private func checkMaxOp(_ change: DecodedChange, author: UInt32) throws(AutomergeError) {
+        let maxOp = change.stored.maxOp
+        var floor: UInt64 = 0
+        if let previous = known.hash(actor: author, sequence: change.stored.sequence - 1) {
+            floor = known.maxOp(of: previous) ?? 0
+        }
+        for dependency in change.stored.dependencies {
+            floor = max(floor, known.maxOp(of: dependency) ?? 0)
+        }
+        guard maxOp >= floor else {
+            throw .invalidChange("change \(change.hash) has max op \(maxOp), below the \(floor) of a change it follows")
+        }
+    }
+
+    /// Checks that every op of a change targets an object and element that
+    /// exists (or that the change itself, or one checked before it, creates
+    /// earlier), and that no object is nested deeper than ``OpSet/maxDepth``.
+    ///
+    /// Also that every predecessor names an op on the same property: a
+    /// document stores predecessors only as the successors of those ops, so
+    /// any other predecessor (or a delete with none, or an insert with some)
+    /// would vanish on save, and the saved document would then fail its own
+    /// heads check on load (found by fuzzing: Corpus/load/saved-document-fails-heads-check).
+    private mutating func validate(_ changeOps: [ChangeOp]) throws(AutomergeError) {
+        for op in changeOps {
+            let kind: ObjectKind
+            if let object = ops.object(op.object) { kind = object.kind } else if let made = created[op.object] { kind = made } else {
+                throw .invalidChange("op \(op.id.counter) targets a missing object")
+            }
+            switch op.key {
+            case .map:
+                guard !kind.isSequence else { throw .invalidChange("map key in a sequence") }
+            case .element(let element):
+                guard kind.isSequence else { throw .invalidChange("element id in a map") }
+                if !element.isRoot || !op.insert {
+                    let exists = ops.object(op.object)?.sequence.contains(element) ?? false
+                    guard exists || newElements[op.object]?.contains(element) == true else {
+                        throw .invalidChange("op \(op.id.counter) refers to a missing list element")
+                    }
+                }
+                if op.insert { newElements[op.object, default: []].insert(op.id) }
+            }
+            if let made = op.action.objectType {
+                guard ops.object(op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
+                let depth = (ops.object(op.object)?.depth ?? createdDepth[op.object] ?? 0) + 1
+                guard depth <= OpSet.maxDepth else { throw .invalidChange("objects nested more than \(OpSet.maxDepth) deep") }
+                created[op.id] = made
+                createdDepth[op.id] = depth
+            }
+            try validatePredecessors(of: op)
+        }
+    }
+
+    private mutating func validatePredecessors(of op: ChangeOp) throws(AutomergeError) {
+        if op.insert {
+            guard op.predecessors.isEmpty else { throw .invalidChange("op \(op.id.counter) inserts but has predecessors") }
+            newOpsAt[PropertyOfObject(object: op.object, key: .element(op.id)), default: []].insert(op.id)
+            return
+        }
+        if op.action == .delete, op.predecessors.isEmpty { throw .invalidChange("op \(op.id.counter) deletes nothing") }
+        let property = PropertyOfObject(object: op.object, key: op.key)
+        if !op.predecessors.isEmpty {
+            var existing = newOpsAt[property] ?? []
+            if let object = ops.object(op.object) {
+                switch op.key {
+                case .map(let key):
+                    if let ops = object.entries[key] { for old in ops { existing.insert(old.id) } }
+                case .element(let element):
+                    if let location = object.sequence.location(of: element) {
+                        let target = object.sequence[location]
+                        existing.insert(target.id)
+                        for update in target.updates { existing.insert(update.id) }
+                    }
+                }
+            }
+            guard op.predecessors.count == Set(op.predecessors).count, op.predecessors.allSatisfy(existing.contains) else {
+                throw .invalidChange("op \(op.id.counter) has a predecessor that is not an op on the same property")
+            }
+        }
+        if op.action != .delete { newOpsAt[property, default: []].insert(op.id) }
+    }
+
+    /// A received change chunk must be byte for byte what a document chunk
+    /// rebuilds for it (actors, predecessors and dependencies in canonical
+    /// order, canonical column encodings, deletes without values). A change
+    /// in any other form would get another hash once saved in a document,
+    /// and the saved document would fail its own heads check on load.
+    private func checkCanonical(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp]) throws(AutomergeError) {
+        let rebuilt = ChangeCodec.encode(
+            CollectionOfOne(changeOps), author: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
+            dependencies: change.stored.dependencies, time: change.stored.time, message: change.stored.message,
+            extraBytes: change.stored.extraBytes, actors: actors)
+        guard rebuilt.encoded.hash == change.hash else {
+            throw .invalidChange("change \(change.hash) is not in canonical form (a document could not store it as it is)")
+        }
+    }
+}
+
+/// A key or element of one object.
+private struct PropertyOfObject: Hashable {
+    let object: OpId
+    let key: OpKey
+}
