@@ -222,7 +222,12 @@ extension DocumentState {
 
     /// Throws, before any op is made, if an object made by `action` in
     /// `object` would be nested deeper than ``OpSet/maxDepth``.
-    private func checkNesting(in object: ObjectHandle, action: OpAction) throws(AutomergeError) {
+    ///
+    /// `mutating` only for speed: called on the state in place, where a
+    /// non-mutating call copied the whole state (a retain of each of its
+    /// buffers) on every insert of a list value.
+    @inline(__always)
+    private mutating func checkNesting(in object: ObjectHandle, action: OpAction) throws(AutomergeError) {
         guard action.objectType != nil, ops.withObject(at: object.index, { $0.pointee.depth }) >= OpSet.maxDepth else { return }
         throw .invalidChange("objects nested more than \(OpSet.maxDepth) deep")
     }
