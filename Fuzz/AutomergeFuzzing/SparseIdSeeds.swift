@@ -85,7 +85,18 @@ enum SparseIdSeeds {
             ("seed-high-counters-changes", try high.encodeChangesSince(heads: [])),
             ("seed-many-actors", many.save(compress: false)),
             ("seed-many-actors-changes", try many.encodeChangesSince(heads: [])),
-        ]
+        ] + (try sparseCounterSeeds())
+    }
+
+    /// Ids spread over the whole counter range (`HostileInputs`' clustered
+    /// counters): too sparse for the op id tables' dense runs, so every
+    /// lookup takes the hash tables.
+    static func sparseCounterSeeds() throws -> [(name: String, data: Data)] {
+        try [("seed-sparse-counters", "map-puts"), ("seed-sparse-objects-changes", "change-chunks"),
+             ("seed-sparse-elements", "list-inserts")].map { name, family in
+            guard let family = HostileInputs.family(named: family) else { throw FuzzFailure("seeds: no family \(family)") }
+            return (name, Data(try family.crafted(48)))
+        }
     }
 
     /// Changes to the `changes` target's base document.
@@ -103,6 +114,7 @@ enum SparseIdSeeds {
             ("seed-high-counters", try high.encodeChangesSince(heads: base.heads())),
             // 300 change chunks would pass the target's -max_len; a document applies as its changes.
             ("seed-many-actors", many.save(compress: true)),
+            ("seed-sparse-objects", Data(try HostileInputs.family(named: "change-chunks")!.crafted(48))),
         ]
     }
 

@@ -26,12 +26,14 @@ public final class Document: @unchecked Sendable {
 
     init(state: DocumentState) {
         self.state = state
+        state.ops.checkInvariantsIfEnabled()  // a loaded or forked document; debug builds, see InvariantChecks
     }
 
     /// Runs `body` with exclusive access to the state.
     func locked<T, E: Error>(_ body: (inout DocumentState) throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
+        defer { state.ops.checkInvariantsIfEnabled() }  // after every call; debug builds, see InvariantChecks
         return try body(&state)
     }
 

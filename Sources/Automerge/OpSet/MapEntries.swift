@@ -12,9 +12,9 @@ struct MapEntries: Sendable {
     /// Every key with its ops, in the order the keys were added, in chunks:
     /// a million keys' ops (inline, see ``KeyOps``) in an array grown by
     /// doubling wrote twice their bytes into fresh pages (see ``ChunkedList``).
-    private var ops = ChunkedList<KeyOps>()
+    private(set) var ops = ChunkedList<KeyOps>()
     /// Where each key is, by its hash.
-    private var table = MapKeyTable()
+    private(set) var table = MapKeyTable()
 
     init() {}
 
@@ -102,8 +102,9 @@ struct MapEntries: Sendable {
 
     // MARK: Table
 
+    /// The position of `key`, whose ``hash(_:)`` is `hash`, in the key order; nil if absent.
     @inline(__always)
-    private func find(_ key: MapKey, hash: UInt64) -> Int? {
+    func find(_ key: MapKey, hash: UInt64) -> Int? {
         var probe = table.probe(hash)
         while let position = table.nextCandidate(&probe) {
             if ops.withElement(at: position, { $0.pointee.key == key }) { return position }
@@ -171,3 +172,12 @@ extension MapEntries: Sequence {
         ops.lazy.map { (key: $0.key, value: $0) }.makeIterator()
     }
 }
+
+#if DEBUG
+/// Write access for the tests that break the entries on purpose to show
+/// that ``checkInvariants()`` reports it (debug builds only).
+extension MapEntries {
+    var opsForTesting: ChunkedList<KeyOps> { get { ops } set { ops = newValue } }
+    var tableForTesting: MapKeyTable { get { table } set { table = newValue } }
+}
+#endif

@@ -12,12 +12,12 @@
 /// (perf samples, 1M puts).
 struct MapKeyTable: Sendable {
     /// Per slot: 0 if empty, else ``tag(_:)`` of the hash of its key.
-    private var tags: [UInt8] = []
+    private(set) var tags: [UInt8] = []
     /// Per slot: the position of its key, where the tag is not 0.
-    private var positions: [UInt32] = []
+    private(set) var positions: [UInt32] = []
     /// The hash of the key at each position, to place them when the table
     /// grows (in chunks: no copy when the list grows).
-    private var hashes = ChunkedList<UInt64>()
+    private(set) var hashes = ChunkedList<UInt64>()
 
     init() {}
 
@@ -71,7 +71,7 @@ struct MapKeyTable: Sendable {
 
     /// High bit set, so that no tag is 0 (empty).
     @inline(__always)
-    private static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash >> 57) | 0x80 }
+    static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash >> 57) | 0x80 }
 
     private mutating func place(_ position: Int, hash: UInt64) {
         tags.withUnsafeMutableBufferPointer { tags in
@@ -112,3 +112,13 @@ struct MapKeyTable: Sendable {
         positions = newPositions
     }
 }
+
+#if DEBUG
+/// Write access for the tests that break the table on purpose to show that
+/// ``checkInvariants()`` reports it (debug builds only).
+extension MapKeyTable {
+    var tagsForTesting: [UInt8] { get { tags } set { tags = newValue } }
+    var positionsForTesting: [UInt32] { get { positions } set { positions = newValue } }
+    var hashesForTesting: ChunkedList<UInt64> { get { hashes } set { hashes = newValue } }
+}
+#endif

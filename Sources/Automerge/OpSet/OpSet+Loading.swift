@@ -71,6 +71,8 @@ extension OpSet {
             let markName = op.markName == 0 ? nil : stored.markName(of: op)
             let kind = opSet.objects[currentIndex].kind
             let mapKey = stored.mapKey(of: op).map(MapKey.init)
+            // The element a sequence op targets: an object a put makes there lives at it.
+            var target = OpId.root
             if let key = mapKey {
                 guard !kind.isSequence else { throw .invalidKey(row: row, reason: "a map key in a list or text") }
                 let mapOp = Op(id: id, action: action, insert: false, key: .map(key), value: value,
@@ -78,7 +80,7 @@ extension OpSet {
                 _ = opSet.objects[currentIndex].entries.add(mapOp, to: key, hash: MapEntries.hash(key), actors: opSet.actors)
             } else {
                 guard kind.isSequence else { throw .invalidKey(row: row, reason: "an element id in a map") }
-                let target = try op.element.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
+                target = try op.element.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
                 if op.insert {
                     opSet.objects[currentIndex].sequence.append(
                         SequenceElement(id: id, reference: target, action: action, value: value, expand: op.expand,
@@ -99,7 +101,7 @@ extension OpSet {
             }
             if let created = action.objectType {
                 guard opSet.objectIndex(of: id) == nil else { throw .duplicateOpId(row: row) }
-                let key: OpKey = op.insert ? .element(id) : mapKey.map { .map($0) } ?? .element(id)
+                let key: OpKey = op.insert ? .element(id) : mapKey.map { .map($0) } ?? .element(target)
                 var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
                 // The same nesting bound as received changes (OpSet.maxDepth): reads recurse per level.
                 state.depth = opSet.objects[currentIndex].depth + 1

@@ -8,7 +8,7 @@ struct OpSet: Sendable {
     var actors = ActorTable()
     var objects: [ObjectState]
     /// Positions of the objects other than the root (which is at 0) in `objects`.
-    private var objectPositions = OpIdTable()
+    private(set) var objectPositions = OpIdTable()
     /// The size and work of every op id table: the object table's and each sequence's element index.
     var opIdTableStatistics: OpIdTable.Statistics {
         objects.reduce(objectPositions.statistics) { $0 + $1.sequence.elementIndexStatistics }

@@ -29,19 +29,19 @@ struct SequenceTree: Sendable {
     static let maxChildren = 32
 
     private(set) var nodes: [Node]
-    private var root: Int32 = 0
+    private(set) var root: Int32 = 0
     /// The first leaf never changes: splits move the right half out.
     let firstLeaf: Int32 = 0
-    private var leafOfElement = OpIdTable()
+    private(set) var leafOfElement = OpIdTable()
     /// The element index's size and work (see ``OpIdTable/Statistics``).
     var elementIndexStatistics: OpIdTable.Statistics { leafOfElement.statistics }
     /// False while a document is being loaded: appends then skip the id
     /// index, which ``ensureIndexed()`` builds in one pass at the right size.
-    private var indexed = true
+    private(set) var indexed = true
     /// True while a document is being loaded: inserts and updates leave the
     /// nodes' unit counts alone (walking up the tree per element was a tenth
     /// of a load) and ``endBulkLoad()`` sums them once, bottom up.
-    private var unitsDeferred = false
+    private(set) var unitsDeferred = false
     /// Number of elements, visible or not.
     private(set) var elementCount = 0
     let width: WidthRule
@@ -50,7 +50,7 @@ struct SequenceTree: Sendable {
     /// Not an optional: its tag byte made the tree 136 bytes, past the 128
     /// that Swift copies in registers, and each read of a length through a
     /// pointer to the object then called memcpy (~60 instructions a keystroke).
-    private var lastInserted = Location(leaf: -1, index: 0)
+    private(set) var lastInserted = Location(leaf: -1, index: 0)
     /// How many elements are mark anchors: with none, inserts need not look
     /// past the insertion point for sticky anchors.
     private(set) var markCount = 0
@@ -466,3 +466,17 @@ struct SequenceTree: Sendable {
         attachSibling(rightIndex, after: node)
     }
 }
+
+#if DEBUG
+/// Write access for the tests that break the tree's bookkeeping on purpose
+/// to show that ``checkInvariants()`` reports it (debug builds only).
+extension SequenceTree {
+    var nodesForTesting: [Node] { get { nodes } set { nodes = newValue } }
+    var rootForTesting: Int32 { get { root } set { root = newValue } }
+    var elementCountForTesting: Int { get { elementCount } set { elementCount = newValue } }
+    var markCountForTesting: Int { get { markCount } set { markCount = newValue } }
+    var wideReferencesForTesting: [OpId: OpId] { get { wideReferences } set { wideReferences = newValue } }
+    var lastInsertedForTesting: Location { get { lastInserted } set { lastInserted = newValue } }
+    mutating func setIndexedLeafForTesting(_ leaf: Int32, of id: OpId) { leafOfElement[id] = leaf }
+}
+#endif

@@ -294,7 +294,15 @@ struct OpIdRanges {
     }
 }
 
-extension OpIdTable {
+extension OpIdTable: InvariantChecked {
+    /// Throws the table's ``invariantViolations()``, if any.
+    func checkInvariants() throws(InvariantViolation) {
+        let problems = invariantViolations()
+        guard problems.isEmpty else {
+            throw InvariantViolation(invariant: .opIdTableSound, structure: "op id table", detail: problems.joined(separator: "; "))
+        }
+    }
+
     /// What is wrong with the table's structure, if anything: counts that
     /// disagree with the entries, runs past their budget, a hashed key that
     /// its probe sequence does not reach or that a run also holds. Empty for
@@ -342,12 +350,16 @@ extension OpIdTable {
         var entries = 0
         var denseSlots = 0
         var extraProbes = 0
+        /// Entries in hash tables rather than dense runs.
+        var hashed = 0
 
         static func + (a: Statistics, b: Statistics) -> Statistics {
             Statistics(tables: a.tables + b.tables, entries: a.entries + b.entries, denseSlots: a.denseSlots + b.denseSlots,
-                       extraProbes: a.extraProbes + b.extraProbes)
+                       extraProbes: a.extraProbes + b.extraProbes, hashed: a.hashed + b.hashed)
         }
     }
 
-    var statistics: Statistics { Statistics(tables: 1, entries: count, denseSlots: denseSlots, extraProbes: extraProbes) }
+    var statistics: Statistics {
+        Statistics(tables: 1, entries: count, denseSlots: denseSlots, extraProbes: extraProbes, hashed: Int(hashedCount))
+    }
 }
