@@ -77,9 +77,9 @@ extension OpId {
 
 /// A structure that can verify its own invariants.
 ///
-/// A member held through this protocol is checked by its owner's check
-/// once it conforms (the sequence tree's leaf index does so through a cast,
-/// so that the tree's check compiles whatever table type holds the index).
+/// The sequence tree calls its leaf index's check through this protocol
+/// (a cast), so that the tree's check compiles whatever table type holds
+/// the index and runs the table's own check once that type conforms.
 protocol InvariantChecked {
     /// Throws an error naming the first broken invariant found.
     func checkInvariants() throws
