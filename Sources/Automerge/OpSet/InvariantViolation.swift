@@ -86,11 +86,14 @@ protocol InvariantChecked {
     func checkInvariants() throws
 }
 
+#if DEBUG
 /// The switch for checking a document's invariants after every call on it,
-/// for tests. Checks run in debug builds only, and only in a task that
-/// sets ``onViolation``; otherwise they cost nothing.
+/// for tests. Debug builds only (release builds have no switch and no
+/// checks), and only in a task that sets ``onViolation``; otherwise the
+/// checks cost nothing.
 enum InvariantChecks {
     /// What a check that finds a broken invariant calls (a test records an
     /// issue); nil, the default, turns the checks off.
     @TaskLocal static var onViolation: (@Sendable (InvariantViolation) -> Void)?
 }
+#endif

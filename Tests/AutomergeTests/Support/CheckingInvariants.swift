@@ -8,9 +8,6 @@ import Testing
 /// ``Automerge/Document/checkInvariants()`` themselves.
 struct CheckingInvariants: TestTrait, SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        // Release builds have no checks to switch on; and binding this task
-        // local there crashed in swift_task_localValuePush (Swift 6.3.1,
-        // -c release -enable-testing), so it is bound in debug builds only.
         #if DEBUG
         try await InvariantChecks.$onViolation.withValue({ violation in
             Issue.record("broken invariant after a document call: \(violation)")
@@ -32,12 +29,11 @@ extension Document {
     /// Throws the first broken invariant of the document's op set, in any
     /// build (without a second check by ``CheckingInvariants`` after it).
     func checkInvariants() throws {
+        let check = { () throws(InvariantViolation) in try self.locked { state throws(InvariantViolation) in try state.ops.checkInvariants() } }
         #if DEBUG
-        try InvariantChecks.$onViolation.withValue(nil) {
-            try locked { state throws(InvariantViolation) in try state.ops.checkInvariants() }
-        }
+        try InvariantChecks.$onViolation.withValue(nil) { try check() }
         #else
-        try locked { state throws(InvariantViolation) in try state.ops.checkInvariants() }
+        try check()
         #endif
     }
 }
