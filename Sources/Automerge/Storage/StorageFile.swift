@@ -68,7 +68,8 @@ enum StorageFile {
         // One row budget for the whole input: the per-chunk limits alone
         // let every small chunk claim the minimum, so many small chunks
         // could declare rows out of proportion to the input.
-        var remainingRows = limits.fileRowLimit(inputSize: bytes.count)
+        let rowLimit = limits.fileRowLimit(inputSize: bytes.count)
+        var remainingRows = rowLimit
         for chunk in chunks {
             var chunkLimits = limits
             chunkLimits.maxRows = min(limits.maxRows, remainingRows)
@@ -81,7 +82,7 @@ enum StorageFile {
                     decoded.append(try decode(chunk, verifyHeads: verifyHeads, limits: chunkLimits))
                 }
                 remainingRows -= decoded[decoded.count - 1].rows
-                guard remainingRows >= 0 else { throw .tooManyRows(column: "input", limit: limits.fileRowLimit(inputSize: bytes.count)) }
+                guard remainingRows >= 0 else { throw .tooManyRows(column: "input", limit: rowLimit) }
             } catch {
                 throw .inChunk(chunk.index, error)
             }
