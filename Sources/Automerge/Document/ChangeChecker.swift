@@ -84,6 +84,9 @@ struct ChangeChecker {
             switch op.key {
             case .map:
                 guard !kind.isSequence else { throw .invalidChange("map key in a sequence") }
+                // Only sequence elements are inserted; a map op cannot keep the flag (found by fuzzing:
+                // Corpus/decode/insert-on-a-map-key).
+                guard !op.insert else { throw .invalidChange("op \(op.id.counter) inserts on a map key") }
             case .element(let element):
                 guard kind.isSequence else { throw .invalidChange("element id in a map") }
                 if !element.isRoot || !op.insert {

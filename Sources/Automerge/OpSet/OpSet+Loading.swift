@@ -75,6 +75,7 @@ extension OpSet {
             var target = OpId.root
             if let key = mapKey {
                 guard !kind.isSequence else { throw .invalidKey(row: row, reason: "a map key in a list or text") }
+                guard !op.insert else { throw .invalidKey(row: row, reason: "an insert on a map key") }
                 let mapOp = Op(id: id, action: action, insert: false, key: .map(key), value: value,
                                expand: op.expand, markName: markName, successors: successors)
                 _ = opSet.objects[currentIndex].entries.add(mapOp, to: key, hash: MapEntries.hash(key), actors: opSet.actors)

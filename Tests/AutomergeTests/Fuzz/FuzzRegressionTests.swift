@@ -253,4 +253,41 @@ struct FuzzRegressionTests {
         let paired = try Document(Data(pair))
         #expect(try Document(paired.save()).heads() == paired.heads())
     }
+
+    /// A received change put a list on a map key with the insert flag set.
+    /// The document kept the list but not the flag (only sequence elements
+    /// are inserted), so its save rebuilt the change with another hash and
+    /// failed its own heads check. Such ops are now refused, received or in a
+    /// document chunk; the same op without the flag stays accepted.
+    @Test func insertOnAMapKey() throws {
+        try FuzzTarget.decode.run(try Self.corpusFile("decode", "insert-on-a-map-key"))
+
+        let inserting = Self.change([Self.op(.map("links"), action: 2, value: .null, insert: true)])
+        #expect(throws: AutomergeError.self) { try Document(Data(inserting)) }
+        let doc = Document()
+        #expect(throws: AutomergeError.self) { try doc.applyEncodedChanges(encoded: Data(inserting)) }
+        #expect(doc.heads().isEmpty)
+
+        let plain = try Document(Data(Self.change([Self.op(.map("links"), action: 2, value: .null)])))
+        #expect(try Document(plain.save()).heads() == plain.heads())
+
+        // A document chunk whose heads match its rows, with the flag on that row.
+        guard case let .document(saved, _) = try #require(StorageFile.decode(Array(plain.save(compress: false))).first) else {
+            Issue.record("a save starts with a document chunk")
+            return
+        }
+        var flagged = saved
+        flagged.ops = StoredOpRows(kind: .document, saved.ops.map { op in
+            var op = op
+            op.insert = true
+            return op
+        })
+        let unverified = DocumentChunk.encode(flagged, compress: false)
+        guard case let .document(_, changes) = try #require(StorageFile.decode(unverified, verifyHeads: false).first) else {
+            Issue.record("the edited chunk is a document chunk")
+            return
+        }
+        flagged.heads = [try #require(changes.last).hash]
+        #expect(throws: AutomergeError.self) { try Document(Data(DocumentChunk.encode(flagged, compress: false))) }
+    }
 }
