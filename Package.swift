@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "Automerge", targets: ["Automerge"]),
+        // automerge-swift's utilities: walk(), isEmpty(), equivalentContents(_:), schema().
+        .library(name: "AutomergeUtilities", targets: ["AutomergeUtilities"]),
         .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),
         // What each fuzz target does with its input; used by Fuzz/Package.swift and the corpus replay test.
         .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
@@ -26,6 +28,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "AutomergeUtilities", dependencies: ["Automerge"]),
         .target(
             name: "AutomergeConformance",
             dependencies: ["Automerge", .product(name: "Crypto", package: "swift-crypto")]
@@ -57,5 +60,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.
+        .testTarget(name: "AutomergeCompatibilityTests", dependencies: ["Automerge", "AutomergeUtilities"]),
     ]
 )

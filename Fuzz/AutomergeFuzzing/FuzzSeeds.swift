@@ -64,10 +64,10 @@ public enum FuzzSeeds {
         // A document chunk followed by change chunks, one of them waiting for a dependency.
         let fork = try BaseDocument.load(actor: 4)
         try fork.put(obj: .ROOT, key: "first", value: .Int(1))
-        fork.commitWith()
+        fork.commitWith(timestamp: Date(timeIntervalSince1970: 0))
         let first = fork.encodeNewChanges()
         try fork.put(obj: .ROOT, key: "second", value: .Int(2))
-        fork.commitWith()
+        fork.commitWith(timestamp: Date(timeIntervalSince1970: 0))
         let second = fork.encodeNewChanges()
         seeds.append(("seed-doc-then-change", base.save(compress: false) + first))
         seeds.append(("seed-doc-then-orphan", base.save(compress: false) + second))
@@ -90,7 +90,7 @@ public enum FuzzSeeds {
         func fork(_ tag: UInt8, _ edits: (Document) throws -> Void) throws -> Document {
             let doc = try BaseDocument.load(actor: tag)
             try edits(doc)
-            doc.commitWith()
+            doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
             return doc
         }
         let textEdits = try fork(10) { doc in
@@ -122,7 +122,7 @@ public enum FuzzSeeds {
         var chunks: [Data] = []
         for index in 0..<3 {
             try series.spliceText(obj: text, start: UInt64(index), delete: 0, value: String(index))
-            series.commitWith(message: "change \(index)")
+            series.commitWith(message: "change \(index)", timestamp: Date(timeIntervalSince1970: 0))
             chunks.append(series.encodeNewChanges())
         }
         seeds.append(("seed-series", chunks.reduce(Data(), +)))

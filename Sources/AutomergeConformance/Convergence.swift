@@ -130,7 +130,7 @@ public struct ConvergenceScenario: Hashable, Sendable, CustomStringConvertible {
                     trace.append("p\(peer): " + (try RandomEdits.apply(choice, to: doc)))
                 case .commit(let value):
                     let message = value % 4 == 1 ? "step \(trace.count)" : nil
-                    let time = value % 3 == 2 ? Date(timeIntervalSince1970: 1_700_000_000 + Double(trace.count)) : nil
+                    let time = Date(timeIntervalSince1970: value % 3 == 2 ? 1_700_000_000 + Double(trace.count) : 0)
                     doc.commitWith(message: message, timestamp: time)
                     trace.append("p\(peer): commit")
                 case .receive(let from):

@@ -90,26 +90,24 @@ extension AnyCodingKey: CustomStringConvertible {
 }
 
 extension AnyCodingKey {
-    /// Parses a dot-separated path such as `.settings.colors.[0].name`.
+    /// Parses a dot-separated path such as `.settings.colors.[0].name`, by
+    /// automerge-swift's rules.
     ///
-    /// Components in brackets are list indexes; any other non-empty component
-    /// is a map key (leading and repeated dots are ignored, so `""` and `"."`
-    /// are the root).
-    /// - Throws: ``PathParseError/EmptyListIndex(_:)`` for `[]`,
-    ///   ``PathParseError/InvalidPathElement(_:)`` for a bracketed component that is not an index.
+    /// Empty components are skipped (so `""` and `"."` are the root). A
+    /// component that starts with an ASCII letter is a map key; one in
+    /// brackets is a list index. Anything else (`1`, `/`, `_id`, `é`) is
+    /// refused, as automerge-swift refuses it.
+    /// - Throws: ``PathParseError/EmptyListIndex(_:)`` for brackets that hold
+    ///   no non-negative integer (`[]`, `[x]`), ``PathParseError/InvalidPathElement(_:)``
+    ///   for any other component that is neither a key nor an index. The
+    ///   error carries the component.
     public static func parsePath(_ path: String) throws -> [AnyCodingKey] {
-        try path.split(separator: ".", omittingEmptySubsequences: true).map { component in
-            guard component.hasPrefix("[") else { return AnyCodingKey(String(component)) }
-            guard component.hasSuffix("]"), component.count >= 2 else {
-                throw PathParseError.InvalidPathElement("'\(component)' in path '\(path)' opens a list index but does not close it")
+        try path.split(separator: ".").map { component throws(PathParseError) in
+            if let first = component.first, first.isASCII, first.isLetter { return AnyCodingKey(String(component)) }
+            guard component.first == "[", component.last == "]", component.count >= 2 else {
+                throw .InvalidPathElement(String(component))
             }
-            let digits = component.dropFirst().dropLast()
-            if digits.isEmpty {
-                throw PathParseError.EmptyListIndex("'\(component)' in path '\(path)' has no index value")
-            }
-            guard let index = UInt64(digits) else {
-                throw PathParseError.InvalidPathElement("'\(component)' in path '\(path)' is not a non-negative list index")
-            }
+            guard let index = UInt64(component.dropFirst().dropLast()) else { throw .EmptyListIndex(String(component)) }
             return AnyCodingKey(index)
         }
     }

@@ -19,6 +19,7 @@ struct PathResolver {
     /// The value at `path` and its slot (nil for the root). The containers
     /// along the path must exist; the final value may be missing.
     func read(_ path: [AnyCodingKey]) throws -> (value: Value?, slot: ValueSlot?) {
+        CodableLog(level: doc.logLevel).trace("look up \(path.stringPath())")
         let steps = path.droppingRoot.map(\.prop)
         guard !steps.isEmpty else { return (.Object(.ROOT, .Map), nil) }
         var current = ObjId.ROOT
@@ -47,6 +48,7 @@ struct PathResolver {
     /// containers are planned for creation unless `strategy` is `.readonly`;
     /// mismatched ones are replaced only with `.override`.
     func write(_ path: [AnyCodingKey], strategy: SchemaStrategy) throws -> WriteTarget? {
+        CodableLog(level: doc.logLevel).trace("find where \(path.stringPath()) goes (\(strategy))")
         let keys = Array(path.droppingRoot)
         let steps = keys.map(\.prop)
         guard !steps.isEmpty else { return nil }

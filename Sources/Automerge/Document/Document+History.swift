@@ -5,12 +5,14 @@ import Foundation
 #endif
 
 extension Document {
-    /// Commits pending edits as one change with an optional message and time.
-    /// The time is stored in milliseconds since the epoch (the binary
-    /// format's unit); without one, the change's time is 0, as in Rust.
-    public func commitWith(message: String? = nil, timestamp: Date? = nil) {
-        locked { state in
-            state.commit(message: message, time: timestamp.map(Primitive.milliseconds(of:)) ?? 0)
+    /// Commits pending edits as one change with an optional message and a
+    /// time, now unless given (as in automerge-swift). The time is stored
+    /// in milliseconds since the epoch, the binary format's unit
+    /// (automerge-swift stores seconds). Changes committed implicitly (by
+    /// `save()`, `heads()`, a merge, ...) have time 0, as in Rust.
+    public func commitWith(message: String? = nil, timestamp: Date = Date()) {
+        changing { state in
+            state.commit(message: message, time: Primitive.milliseconds(of: timestamp))
         }
     }
 
@@ -45,7 +47,7 @@ extension Document {
             state.commit()
             var copy = state
             copy.actor = ActorId()
-            return Document(state: copy)
+            return Document(state: copy, logLevel: logLevel)
         }
     }
 
@@ -60,7 +62,7 @@ extension Document {
             for (index, record) in state.history.records.enumerated() where included[index] {
                 try copy.applyInOrder(try DocumentState.decodeRecord(record))
             }
-            return Document(state: copy)
+            return Document(state: copy, logLevel: logLevel)
         }
     }
 
@@ -68,7 +70,7 @@ extension Document {
     /// if any change is refused, the document stays as it was.
     public func merge(other: Document) throws {
         let changes = try changesToMerge(from: other)
-        try locked { state throws(AutomergeError) in _ = try state.apply(changes) }
+        try changing { state throws(AutomergeError) in _ = try state.apply(changes) }
     }
 
     /// Merges `other` and returns what changed, as patches: from the state
@@ -77,7 +79,7 @@ extension Document {
     /// another thread cannot fall between them.
     public func mergeWithPatches(other: Document) throws -> [Patch] {
         let changes = try changesToMerge(from: other)
-        return try locked { state throws(AutomergeError) in try state.applyWithPatches(changes) }
+        return try changing { state throws(AutomergeError) in try state.applyWithPatches(changes) }
     }
 
     /// The changes of `other` this document lacks, decoded outside this
@@ -112,9 +114,17 @@ extension Document {
     }
 
     /// Loads a document from bytes: a saved document, change chunks, or any concatenation.
-    public convenience init(_ bytes: Data, textEncoding: TextEncoding = .unicodeScalar) throws {
+    /// - Parameters:
+    ///   - bytes: The encoded document or changes.
+    ///   - logLevel: How much the Codable layer reports about this document.
+    public convenience init(_ bytes: Data, logLevel: LogVerbosity = .errorOnly) throws {
+        try self.init(bytes, textEncoding: .unicodeScalar, logLevel: logLevel)
+    }
+
+    /// Loads a document from bytes, counting text positions in `textEncoding`.
+    public convenience init(_ bytes: Data, textEncoding: TextEncoding, logLevel: LogVerbosity = .errorOnly) throws {
         let state = try DocumentState.load([UInt8](bytes), actor: ActorId(), encoding: textEncoding)
-        self.init(state: state)
+        self.init(state: state, logLevel: logLevel)
     }
 
     /// The changes made since the last `save()` or `encodeNewChanges()`, as change chunks.
@@ -142,14 +152,14 @@ extension Document {
     /// refused, the document stays as it was.
     public func applyEncodedChanges(encoded: Data) throws {
         let changes = try StorageBridge.changes(in: [UInt8](encoded))
-        try locked { state throws(AutomergeError) in _ = try state.apply(changes) }
+        try changing { state throws(AutomergeError) in _ = try state.apply(changes) }
     }
 
     /// Applies encoded changes and returns what changed, as patches, taken
     /// under the same lock as the changes (see ``mergeWithPatches(other:)``).
     public func applyEncodedChangesWithPatches(encoded: Data) throws -> [Patch] {
         let changes = try StorageBridge.changes(in: [UInt8](encoded))
-        return try locked { state throws(AutomergeError) in try state.applyWithPatches(changes) }
+        return try changing { state throws(AutomergeError) in try state.applyWithPatches(changes) }
     }
 }
 
@@ -169,7 +179,7 @@ extension DocumentState {
 
     func publicChange(_ record: ChangeRecord) -> Change {
         Change(actorId: ops.actors[record.actor], seq: record.sequence, message: record.message,
-               deps: Set(record.dependencies),
+               deps: record.dependencies.sorted(),
                timestamp: Date(timeIntervalSince1970: Double(record.time) / 1000),
                bytes: Data(ChangeCodec.publicBytes(record.bytes, hash: record.hash)), hash: record.hash)
     }

@@ -105,8 +105,18 @@ extension Document {
         (try? locked { state throws(AutomergeError) in try state.length(obj, heads: heads) }) ?? 0
     }
 
-    /// The type of `obj`; `.Map` for the root. Throws for an unknown object.
-    public func objectType(obj: ObjId) throws -> ObjType {
+    /// The type of `obj`; `.Map` for the root.
+    ///
+    /// automerge-swift's signature, which cannot fail: an id that names no
+    /// object of this document reads as `.Map`, as it reads as an empty map
+    /// everywhere else (`keys`, `length`). ``checkedObjectType(obj:)`` throws for it instead.
+    public func objectType(obj: ObjId) -> ObjType {
+        (try? checkedObjectType(obj: obj)) ?? .Map
+    }
+
+    /// The type of `obj`; throws ``AutomergeError/unknownObject(_:)`` for an
+    /// id that names no object of this document.
+    public func checkedObjectType(obj: ObjId) throws -> ObjType {
         try locked { state throws(AutomergeError) in try state.object(obj).kind.publicType }
     }
 
@@ -138,7 +148,11 @@ extension Document {
     }
 
     /// The marks that covered `position` at `heads`.
-    public func marksAt(obj: ObjId, position: Position, heads: Set<ChangeHash>?) throws -> [Mark] {
+    public func marksAt(obj: ObjId, position: Position, heads: Set<ChangeHash>) throws -> [Mark] {
+        try marksAt(obj: obj, position: position, heads: Optional(heads))
+    }
+
+    private func marksAt(obj: ObjId, position: Position, heads: Set<ChangeHash>?) throws -> [Mark] {
         let index: UInt64
         switch position {
         case .index(let value): index = value
@@ -162,11 +176,6 @@ extension Document {
         try locked { state throws(AutomergeError) in try state.path(obj) }
     }
 
-    /// The object at a path such as `.list.[0].name` or `/list/0/name`; nil when no object is there.
-    public func lookupPath(path: String) throws -> ObjId? {
-        try locked { state throws(AutomergeError) in try state.lookup(path: path) }
-    }
-
     // MARK: Cursors
 
     /// A cursor for `position` of a list or text; at the end, a cursor that stays at the end.
@@ -175,7 +184,7 @@ extension Document {
     }
 
     /// A cursor for `position` as the sequence was at `heads`.
-    public func cursorAt(obj: ObjId, position: UInt64, heads: Set<ChangeHash>) throws -> Cursor {
+    public func cursor(obj: ObjId, position: UInt64, heads: Set<ChangeHash>) throws -> Cursor {
         try locked { state throws(AutomergeError) in try state.cursor(obj, position: position, heads: heads) }
     }
 
@@ -185,8 +194,13 @@ extension Document {
     }
 
     /// The index `cursor` had at `heads`.
-    public func positionAt(obj: ObjId, cursor: Cursor, heads: Set<ChangeHash>) throws -> UInt64 {
+    public func position(obj: ObjId, cursor: Cursor, heads: Set<ChangeHash>) throws -> UInt64 {
         try resolve(obj: obj, cursor: cursor, heads: heads)
+    }
+
+    /// The name automerge-swift's documentation uses for ``cursor(obj:position:heads:)``.
+    public func cursorAt(obj: ObjId, position: UInt64, heads: Set<ChangeHash>) throws -> Cursor {
+        try cursor(obj: obj, position: position, heads: heads)
     }
 
     /// automerge-swift's older name for ``position(obj:cursor:)``.
@@ -194,7 +208,7 @@ extension Document {
         try resolve(obj: obj, cursor: cursor, heads: nil)
     }
 
-    /// automerge-swift's older name for ``positionAt(obj:cursor:heads:)``.
+    /// automerge-swift's older name for ``position(obj:cursor:heads:)``.
     public func cursorPositionAt(obj: ObjId, cursor: Cursor, heads: Set<ChangeHash>) throws -> UInt64 {
         try resolve(obj: obj, cursor: cursor, heads: heads)
     }

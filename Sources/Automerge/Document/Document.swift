@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Combine)
+import Combine
+#endif
 
 /// An Automerge document: a JSON-like tree of maps, lists, text, counters
 /// and scalars that many peers edit concurrently and merge without conflicts.
@@ -18,15 +21,36 @@ public final class Document: @unchecked Sendable {
     /// exclusivity check (some 60 instructions per call, a tenth of typing a
     /// character) is switched off.
     @exclusivity(unchecked) private var state: DocumentState
+    #if canImport(Combine)
+    /// Behind `objectDidChange` (Document+Observation.swift).
+    let didChangeSubject = PassthroughSubject<(), Never>()
+    #endif
+    /// How much the Codable layer reports about path lookups in this
+    /// document (`.tracing` reports each one, on standard error).
+    let logLevel: LogVerbosity
 
     /// A new, empty document with a random actor.
-    public init(textEncoding: TextEncoding = .unicodeScalar) {
+    /// - Parameters:
+    ///   - textEncoding: The unit of text positions and lengths.
+    ///   - logLevel: How much the Codable layer reports about this document.
+    public init(textEncoding: TextEncoding = .unicodeScalar, logLevel: LogVerbosity = .errorOnly) {
         state = DocumentState(actor: ActorId(), encoding: textEncoding)
+        self.logLevel = logLevel
     }
 
-    init(state: DocumentState) {
+    init(state: DocumentState, logLevel: LogVerbosity = .errorOnly) {
         self.state = state
+        self.logLevel = logLevel
         state.ops.checkInvariantsIfEnabled()  // a loaded or forked document; debug builds, see InvariantChecks
+    }
+
+    /// ``locked(_:)`` for calls that change the document: observers hear
+    /// before and after (`objectWillChange`, `objectDidChange`, where
+    /// Combine exists), outside the lock, so that they can read the document.
+    func changing<T, E: Error>(_ body: (inout DocumentState) throws(E) -> T) throws(E) -> T {
+        announceWillChange()
+        defer { announceDidChange() }
+        return try locked(body)
     }
 
     /// Runs `body` with exclusive access to the state.
@@ -55,12 +79,12 @@ public final class Document: @unchecked Sendable {
 
     /// Sets `key` in the map `obj` to a scalar value.
     public func put(obj: ObjId, key: String, value: ScalarValue) throws {
-        try locked { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .set, value: Primitive(value)) }
+        try changing { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .set, value: Primitive(value)) }
     }
 
     /// Sets `key` in the map `obj` to a new, empty object and returns its id.
     public func putObject(obj: ObjId, key: String, ty: ObjType) throws -> ObjId {
-        try locked { state throws(AutomergeError) in
+        try changing { state throws(AutomergeError) in
             let id = try state.put(obj, key: key, action: ObjectKind(ty).makeAction, value: .null)
             return state.ops.objId(id!)
         }
@@ -68,24 +92,24 @@ public final class Document: @unchecked Sendable {
 
     /// Removes `key` from the map `obj` (no change if absent).
     public func delete(obj: ObjId, key: String) throws {
-        try locked { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .delete, value: .null) }
+        try changing { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .delete, value: .null) }
     }
 
     /// Adds `by` to the counter at `key`.
     public func increment(obj: ObjId, key: String, by: Int64) throws {
-        try locked { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .increment, value: .int(by)) }
+        try changing { state throws(AutomergeError) in _ = try state.put(obj, key: key, action: .increment, value: .int(by)) }
     }
 
     // MARK: Writing lists and text
 
     /// Replaces the element at `index` of the list `obj`.
     public func put(obj: ObjId, index: UInt64, value: ScalarValue) throws {
-        try locked { state throws(AutomergeError) in _ = try state.put(obj, index: index, action: .set, value: Primitive(value)) }
+        try changing { state throws(AutomergeError) in _ = try state.put(obj, index: index, action: .set, value: Primitive(value)) }
     }
 
     /// Replaces the element at `index` of the list `obj` with a new object.
     public func putObject(obj: ObjId, index: UInt64, ty: ObjType) throws -> ObjId {
-        try locked { state throws(AutomergeError) in
+        try changing { state throws(AutomergeError) in
             // Only the kind is kept: a live `ObjectState` copy would make the put below copy the whole list.
             let kind = try state.object(obj).kind
             guard kind == .list else { throw .wrongObjectType(obj, kind.publicType, operation: "putObject at an index") }
@@ -96,12 +120,12 @@ public final class Document: @unchecked Sendable {
 
     /// Inserts a scalar at `index` of a list or text.
     public func insert(obj: ObjId, index: UInt64, value: ScalarValue) throws {
-        try locked { state throws(AutomergeError) in _ = try state.insert(obj, index: index, action: .set, value: Primitive(value)) }
+        try changing { state throws(AutomergeError) in _ = try state.insert(obj, index: index, action: .set, value: Primitive(value)) }
     }
 
     /// Inserts a new, empty object at `index` of the list `obj` and returns its id.
     public func insertObject(obj: ObjId, index: UInt64, ty: ObjType) throws -> ObjId {
-        try locked { state throws(AutomergeError) in
+        try changing { state throws(AutomergeError) in
             let id = try state.insert(obj, index: index, action: ObjectKind(ty).makeAction, value: .null)
             return state.ops.objId(id)
         }
@@ -109,33 +133,33 @@ public final class Document: @unchecked Sendable {
 
     /// Deletes the element at `index` of a list or text.
     public func delete(obj: ObjId, index: UInt64) throws {
-        try locked { state throws(AutomergeError) in try state.delete(obj, index: index) }
+        try changing { state throws(AutomergeError) in try state.delete(obj, index: index) }
     }
 
     /// Adds `by` to the counter at `index`.
     public func increment(obj: ObjId, index: UInt64, by: Int64) throws {
-        try locked { state throws(AutomergeError) in _ = try state.put(obj, index: index, action: .increment, value: .int(by)) }
+        try changing { state throws(AutomergeError) in _ = try state.put(obj, index: index, action: .increment, value: .int(by)) }
     }
 
     /// Deletes `delete` elements at `start` (before it, if negative) and inserts `values` there.
     public func splice(obj: ObjId, start: UInt64, delete: Int64, values: [ScalarValue]) throws {
-        try locked { state throws(AutomergeError) in try state.splice(obj, start: start, delete: delete, values: values.map(Primitive.init)) }
+        try changing { state throws(AutomergeError) in try state.splice(obj, start: start, delete: delete, values: values.map(Primitive.init)) }
     }
 
     /// Deletes `delete` units of text at `start` and inserts `value` there.
     public func spliceText(obj: ObjId, start: UInt64, delete: Int64, value: String? = nil) throws {
-        try locked { state throws(AutomergeError) in try state.spliceText(obj, start: start, delete: delete, text: value ?? "") }
+        try changing { state throws(AutomergeError) in try state.spliceText(obj, start: start, delete: delete, text: value ?? "") }
     }
 
     /// Changes the text `obj` to `value` with the fewest edits (a diff over
     /// grapheme clusters, as Rust's `update_text`).
     public func updateText(obj: ObjId, value: String) throws {
-        try locked { state throws(AutomergeError) in try state.updateText(obj, to: value) }
+        try changing { state throws(AutomergeError) in try state.updateText(obj, to: value) }
     }
 
     /// Marks `start..<end` of the text `obj` with `name` = `value`; a null value removes the mark.
     public func mark(obj: ObjId, start: UInt64, end: UInt64, expand: ExpandMark, name: String, value: ScalarValue) throws {
-        try locked { state throws(AutomergeError) in
+        try changing { state throws(AutomergeError) in
             try state.mark(obj, start: start, end: end, expand: expand, name: name, value: Primitive(value))
         }
     }

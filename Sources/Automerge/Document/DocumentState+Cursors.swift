@@ -33,29 +33,6 @@ extension DocumentState {
         }
     }
 
-    /// Follows a path of map keys and list indices from the root.
-    /// Accepts `.a.[0].b`, `a.[0].b` and `/a/0/b`; an empty path is the root.
-    func lookup(path: String) throws(AutomergeError) -> ObjId? {
-        let separator: Character = path.hasPrefix("/") ? "/" : "."
-        let components = path.split(separator: separator, omittingEmptySubsequences: true)
-        var current = ObjId.ROOT
-        for component in components {
-            let object = try self.object(current)
-            let value: Op?
-            if object.kind.isSequence {
-                var text = Substring(component)
-                if text.hasPrefix("[") && text.hasSuffix("]") { text = text.dropFirst().dropLast() }
-                guard let index = UInt64(text) else { throw .invalidPath("\(component) is not an index in \(path)") }
-                value = ops.visibleElement(in: object, coveringUnit: Int(clamping: index), at: nil)?.0.winner
-            } else {
-                value = ops.visibleOps(in: object, key: MapKey(String(component)), at: nil).last
-            }
-            guard let value, value.action.objectType != nil else { return nil }
-            current = ops.objId(value.id)
-        }
-        return current
-    }
-
     /// Replaces the text of `obj` with `target` through a grapheme diff.
     ///
     /// The splices are worked out first and checked to fit below the op

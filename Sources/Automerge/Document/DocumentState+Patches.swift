@@ -66,6 +66,7 @@ extension DocumentState {
         var pendingDelete = 0
         var pendingInsert: [Op] = []
         var insertStart = 0
+        var marksAt = object.kind == .text ? MarkSweep(spans(object, at: after)) : MarkSweep([])
         func flushDelete() {
             if pendingDelete > 0 {
                 result.append(Patch(action: .DeleteSeq(DeleteSeq(obj: obj, index: UInt64(index), length: UInt64(pendingDelete))), path: path))
@@ -75,13 +76,23 @@ extension DocumentState {
         func flushInsert() {
             guard !pendingInsert.isEmpty else { return }
             if object.kind == .text {
-                let text = pendingInsert.map { op -> String in
-                    if op.action == .set, case .string(let s) = op.value { return s }
-                    return TextWidth.objectReplacement
-                }.joined()
-                result.append(Patch(action: .SpliceText(obj, UInt64(insertStart), text, [:]), path: path))
+                // One splice per run of characters under the same marks, as Rust reports them.
+                var start = insertStart, position = insertStart, text = ""
+                marksAt.advance(to: position)
+                var marks = marksAt.active, generation = marksAt.generation
+                for op in pendingInsert {
+                    marksAt.advance(to: position)
+                    if marksAt.generation != generation, marksAt.active != marks {
+                        result.append(Patch(action: .SpliceText(obj: obj, index: UInt64(start), value: text, marks: marks), path: path))
+                        (start, text, marks) = (position, "", marksAt.active)
+                    }
+                    generation = marksAt.generation
+                    if op.action == .set, case .string(let string) = op.value { text += string } else { text += TextWidth.objectReplacement }
+                    position += Int(width.units(of: op))
+                }
+                result.append(Patch(action: .SpliceText(obj: obj, index: UInt64(start), value: text, marks: marks), path: path))
             } else {
-                result.append(Patch(action: .Insert(obj, UInt64(insertStart), pendingInsert.map { ops.value(of: $0, at: after) }), path: path))
+                result.append(Patch(action: .Insert(obj: obj, index: UInt64(insertStart), values: pendingInsert.map { ops.value(of: $0, at: after) }), path: path))
             }
             pendingInsert = []
         }
@@ -160,8 +171,44 @@ extension Document {
         difference(from: heads, to: self.heads())
     }
 
-    /// The patches from the empty document to the state at `heads`.
+    /// The patches from the current state to the state at `heads` (a
+    /// point earlier in history moves the document back), as in automerge-swift.
     public func difference(to heads: Set<ChangeHash>) -> [Patch] {
-        difference(from: [], to: heads)
+        difference(from: self.heads(), to: heads)
+    }
+}
+
+/// The marks over each position of a text, for positions visited in
+/// increasing order: linear in the spans and positions together.
+private struct MarkSweep {
+    private let starts: [DocumentState.MarkSpan]
+    private let ends: [DocumentState.MarkSpan]
+    private var nextStart = 0
+    private var nextEnd = 0
+    /// The marks (name to value) over the position last advanced to; null-valued marks are no marks.
+    private(set) var active: [String: Value] = [:]
+    /// Changes whenever ``active`` may have changed, so callers compare it only then.
+    private(set) var generation = 0
+
+    init(_ spans: [DocumentState.MarkSpan]) {
+        starts = spans.sorted { $0.start < $1.start }
+        ends = spans.sorted { $0.end < $1.end }
+    }
+
+    mutating func advance(to position: Int) {
+        // Spans of one name never overlap, so a span that ended takes its name
+        // off before any later span of that name puts it back.
+        while nextEnd < ends.count, ends[nextEnd].end <= position {
+            if active.removeValue(forKey: ends[nextEnd].name) != nil { generation += 1 }
+            nextEnd += 1
+        }
+        while nextStart < starts.count, starts[nextStart].start <= position {
+            let span = starts[nextStart]
+            if span.end > position, span.value != .null {
+                active[span.name] = .Scalar(span.value.publicValue)
+                generation += 1
+            }
+            nextStart += 1
+        }
     }
 }

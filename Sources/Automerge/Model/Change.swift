@@ -12,8 +12,8 @@ public struct Change: Equatable, Sendable {
     public let seq: UInt64
     /// The commit message, if any.
     public let message: String?
-    /// The changes this one depends on.
-    public let deps: Set<ChangeHash>
+    /// The changes this one depends on, in the order the change stores them (by their bytes).
+    public let deps: [ChangeHash]
     /// The commit time (the change's `time` field read as milliseconds).
     public let timestamp: Date
     /// The change as bytes (a compressed change chunk when over 256 bytes, as Rust's `Change::bytes`).

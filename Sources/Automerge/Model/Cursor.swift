@@ -85,8 +85,11 @@ public struct Cursor: Equatable, Hashable, Sendable, CustomStringConvertible {
         self.init(anchor: .element(counter: counter, actor: actor, before: before))
     }
 
-    /// The string form, as Rust prints it.
-    public var description: String {
+    /// The binary form in uppercase hex, as automerge-swift describes a cursor.
+    public var description: String { Hex.encode(bytes).uppercased() }
+
+    /// The string form, as Rust prints it (read back by ``init(string:)``).
+    public var string: String {
         switch anchor {
         case .start: return "s"
         case .end: return "e"

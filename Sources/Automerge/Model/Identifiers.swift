@@ -242,3 +242,36 @@ enum Hex {
         return out
     }
 }
+
+// MARK: Debug descriptions, as automerge-swift prints them
+
+extension ChangeHash: CustomDebugStringConvertible {
+    /// 64 lowercase hex digits.
+    public var debugDescription: String { description }
+}
+
+extension ObjId: CustomDebugStringConvertible {
+    /// `ObjId.ROOT`, or `ObjId(counter@actor)`.
+    public var debugDescription: String { isRoot ? "ObjId.ROOT" : "ObjId(\(description))" }
+}
+
+extension ObjType: CustomDebugStringConvertible {
+    /// `Map`, `List` or `Text`.
+    public var debugDescription: String {
+        switch self {
+        case .Map: "Map"
+        case .List: "List"
+        case .Text: "Text"
+        }
+    }
+}
+
+extension Value: CustomDebugStringConvertible {
+    /// `Object<id, type>` or `ScalarValue<value>`.
+    public var debugDescription: String {
+        switch self {
+        case .Object(let id, let type): "Object<\(id), \(type)>"
+        case .Scalar(let value): "ScalarValue<\(value)>"
+        }
+    }
+}

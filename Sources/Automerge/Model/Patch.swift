@@ -35,9 +35,9 @@ public enum PatchAction: Equatable, Sendable {
     /// A key or index now has this value.
     case Put(ObjId, Prop, Value)
     /// Values were inserted into a list at an index.
-    case Insert(ObjId, UInt64, [Value])
+    case Insert(obj: ObjId, index: UInt64, values: [Value])
     /// Text was inserted at an index, with the marks that cover it.
-    case SpliceText(ObjId, UInt64, String, [String: Value])
+    case SpliceText(obj: ObjId, index: UInt64, value: String, marks: [String: Value])
     /// A counter changed by an amount.
     case Increment(ObjId, Prop, Int64)
     /// A key or index now has concurrent values.

@@ -34,19 +34,25 @@ public enum ScalarValue: Equatable, Hashable, Sendable {
 }
 
 extension ScalarValue: CustomStringConvertible {
-    /// A short description of the value, for logs.
+    /// The value as automerge-swift describes it (`String(hello)`,
+    /// `UInt(3)`, `Data(00ff)`, `Null()`, ...), which `walk()` prints.
+    ///
+    /// Bytes show in hex, only the first 15 bytes of a buffer over 16 bytes
+    /// long (automerge-swift's cut-off, kept so the text matches). Doubles
+    /// print in full on every platform (automerge-swift rounds them to two
+    /// significant digits on Apple platforms only).
     public var description: Swift.String {
         switch self {
-        case .Bytes(let data): return "Bytes(\(data.count) bytes)"
-        case .String(let string): return "\"\(string)\""
-        case .Uint(let value): return "Uint(\(value))"
+        case .Boolean(let value): return "Boolean(\(value))"
+        case .Bytes(let data): return "Data(\(Hex.encode(data.count > 16 ? data.prefix(15) : data)))"
+        case .String(let string): return "String(\(string))"
+        case .Uint(let value): return "UInt(\(value))"
         case .Int(let value): return "Int(\(value))"
-        case .F64(let value): return "F64(\(value))"
+        case .F64(let value): return "Double(\(value))"
         case .Counter(let value): return "Counter(\(value))"
         case .Timestamp(let date): return "Timestamp(\(date))"
-        case .Boolean(let value): return "Boolean(\(value))"
-        case .Unknown(let code, let data): return "Unknown(type \(code), \(data.count) bytes)"
-        case .Null: return "Null"
+        case .Unknown(let code, let data): return "Unknown(type: \(code), data: \(Hex.encode(data)))"
+        case .Null: return "Null()"
         }
     }
 }

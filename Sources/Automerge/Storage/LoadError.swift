@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Why bytes could not be read as Automerge chunks.
 ///
 /// Every rejection of untrusted input by the storage layer is one of these
@@ -166,4 +172,9 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .inChunk(index, inner): return "chunk \(index): \(inner)"
         }
     }
+}
+
+extension LoadError: LocalizedError {
+    /// The readable explanation (``description``).
+    public var errorDescription: String? { description }
 }

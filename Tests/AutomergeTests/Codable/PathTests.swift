@@ -4,15 +4,19 @@ import Testing
 
 @Suite("Codable: paths")
 struct CodablePathTests {
+    /// automerge-swift's rules: keys start with an ASCII letter, indexes are
+    /// bracketed, empty components are skipped, and the error names the component.
     @Test func parsePath() throws {
         #expect(try AnyCodingKey.parsePath(".settings.theme") == [AnyCodingKey("settings"), AnyCodingKey("theme")])
         #expect(try AnyCodingKey.parsePath("list.[3].name") == [AnyCodingKey("list"), AnyCodingKey(3), AnyCodingKey("name")])
         #expect(try AnyCodingKey.parsePath("") == [])
-        #expect(try AnyCodingKey.parsePath(".._0") == [AnyCodingKey("_0")])
-        #expect(throws: PathParseError.self) { try AnyCodingKey.parsePath(".list.[]") }
-        #expect(throws: PathParseError.self) { try AnyCodingKey.parsePath(".list.[x]") }
-        #expect(throws: PathParseError.self) { try AnyCodingKey.parsePath(".list.[-1]") }
-        #expect(throws: PathParseError.self) { try AnyCodingKey.parsePath(".list.[2") }
+        #expect(try AnyCodingKey.parsePath("..a1_b") == [AnyCodingKey("a1_b")])
+        #expect(throws: PathParseError.EmptyListIndex("[]")) { try AnyCodingKey.parsePath(".list.[]") }
+        #expect(throws: PathParseError.EmptyListIndex("[x]")) { try AnyCodingKey.parsePath(".list.[x]") }
+        #expect(throws: PathParseError.EmptyListIndex("[-1]")) { try AnyCodingKey.parsePath(".list.[-1]") }
+        for refused in ["[2", "1", "/", "_0", "é", "/list/0"] {
+            #expect(throws: PathParseError.InvalidPathElement(refused)) { try AnyCodingKey.parsePath(".list.\(refused)") }
+        }
         #expect([AnyCodingKey("a"), AnyCodingKey(UInt64(2))].stringPath() == ".a.[2]")
     }
 

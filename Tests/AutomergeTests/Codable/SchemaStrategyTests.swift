@@ -116,7 +116,7 @@ struct CodableSchemaStrategyTests {
             _ = try AutomergeDecoder(doc: doc).decode(Small.self)
         } throws: { error in
             guard case DecodingError.typeMismatch(_, let context) = error else { return false }
-            return context.underlyingError is IntScalarConversionError && context.debugDescription.contains("does not fit in UInt8")
+            return context.underlyingError is IntScalarConversionError && context.debugDescription.contains("UInt8") && context.debugDescription.contains("outside the range")
         }
     }
 

@@ -11,7 +11,7 @@ struct CursorTests {
         // "hello": the text object is 1@01, its characters 2@01...6@01.
         let (doc, text) = try textDocument("hello")
         let cursor = try doc.cursor(obj: text, position: 2)
-        #expect(cursor.description == "4@01")
+        #expect(cursor.string == "4@01")
         #expect(try doc.position(obj: text, cursor: cursor) == 2)
         #expect(try doc.cursorPosition(obj: text, cursor: cursor) == 2)
     }
@@ -95,7 +95,7 @@ struct CursorTests {
     @Test func aCursorAtTheEndStaysAtTheEnd() throws {
         let (doc, text) = try textDocument("abc")
         let end = try doc.cursor(obj: text, position: 3)
-        #expect(end.description == "e")
+        #expect(end.string == "e")
         try doc.spliceText(obj: text, start: 3, delete: 0, value: "def")
         #expect(try doc.position(obj: text, cursor: end) == 6)
         try doc.spliceText(obj: text, start: 0, delete: 6)
@@ -113,9 +113,9 @@ struct CursorTests {
         let (doc, text) = try textDocument("abc")
         let heads = doc.committedHeads()
         try doc.spliceText(obj: text, start: 0, delete: 0, value: "123")
-        let cursor = try doc.cursorAt(obj: text, position: 1, heads: heads)  // "b" then
-        #expect(cursor.description == "3@01")
-        #expect(try doc.positionAt(obj: text, cursor: cursor, heads: heads) == 1)
+        let cursor = try doc.cursor(obj: text, position: 1, heads: heads)  // "b" then
+        #expect(cursor.string == "3@01")
+        #expect(try doc.position(obj: text, cursor: cursor, heads: heads) == 1)
         #expect(try doc.cursorPositionAt(obj: text, cursor: cursor, heads: heads) == 1)
         #expect(try doc.position(obj: text, cursor: cursor) == 4)
     }
@@ -150,7 +150,7 @@ struct CursorTests {
         ]
         for (anchor, string) in cases {
             let cursor = Cursor(anchor: anchor)
-            #expect(cursor.description == string)
+            #expect(cursor.string == string)
             #expect(Cursor(string: string) == cursor)
         }
     }
@@ -178,7 +178,7 @@ struct CursorTests {
         ]
         for cursor in cursors {
             #expect(Cursor(bytes: cursor.bytes) == cursor)
-            #expect(Cursor(string: cursor.description) == cursor)
+            #expect(Cursor(string: cursor.string) == cursor)
         }
     }
 

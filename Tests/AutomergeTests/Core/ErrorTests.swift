@@ -102,7 +102,7 @@ struct ErrorTests {
             expectRejected(doc, "spliceText into \(obj)", { try doc.spliceText(obj: obj, start: 0, delete: 0, value: "x") }, isUnknown)
             expectRejected(doc, "get from \(obj)", { _ = try doc.get(obj: obj, key: "k") }, isUnknown)
             expectRejected(doc, "text of \(obj)", { _ = try doc.text(obj: obj) }, isUnknown)
-            expectRejected(doc, "objectType of \(obj)", { _ = try doc.objectType(obj: obj) }, isUnknown)
+            expectRejected(doc, "objectType of \(obj)", { _ = try doc.checkedObjectType(obj: obj) }, isUnknown)
             #expect(doc.keys(obj: obj) == [])
             #expect(doc.length(obj: obj) == 0)
         }
@@ -124,7 +124,7 @@ struct ErrorTests {
         expectRejected(doc, "textAt", { _ = try doc.textAt(obj: text, heads: [unknown]) }, isUnknownHeads)
         expectRejected(doc, "valuesAt", { _ = try doc.valuesAt(obj: list, heads: [unknown]) }, isUnknownHeads)
         expectRejected(doc, "mapEntriesAt", { _ = try doc.mapEntriesAt(obj: .ROOT, heads: [unknown]) }, isUnknownHeads)
-        expectRejected(doc, "positionAt", { _ = try doc.positionAt(obj: text, cursor: Cursor(anchor: .end), heads: [unknown]) }, isUnknownHeads)
+        expectRejected(doc, "position at heads", { _ = try doc.position(obj: text, cursor: Cursor(anchor: .end), heads: [unknown]) }, isUnknownHeads)
     }
 
     @Test func aFailedCallInsideATransactionKeepsTheEarlierPendingEdits() throws {

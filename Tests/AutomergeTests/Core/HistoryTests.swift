@@ -139,7 +139,7 @@ struct HistoryTests {
         #expect(throws: AutomergeError.unknownHeads([unknown])) { try t.doc.textAt(obj: t.text, heads: heads) }
         #expect(throws: AutomergeError.unknownHeads([unknown])) { try t.doc.valuesAt(obj: t.list, heads: heads) }
         #expect(throws: AutomergeError.unknownHeads([unknown])) { try t.doc.marksAt(obj: t.text, heads: heads) }
-        #expect(throws: AutomergeError.unknownHeads([unknown])) { try t.doc.cursorAt(obj: t.text, position: 0, heads: heads) }
+        #expect(throws: AutomergeError.unknownHeads([unknown])) { try t.doc.cursor(obj: t.text, position: 0, heads: heads) }
         // The non-throwing reads answer as for an unreadable object.
         #expect(t.doc.keysAt(obj: .ROOT, heads: heads) == [])
         #expect(t.doc.lengthAt(obj: .ROOT, heads: heads) == 0)
@@ -166,8 +166,8 @@ struct HistoryTests {
         #expect(change1.seq == 1 && change2.seq == 2)
         #expect(change1.message == "first" && change2.message == "second")
         #expect(change1.deps.isEmpty)
-        #expect(change2.deps == first)
-        #expect(change1.timestamp == Date(timeIntervalSince1970: 0), "no timestamp means time 0")
+        #expect(Set(change2.deps) == first)
+        #expect(abs(change1.timestamp.timeIntervalSinceNow) < 600, "no timestamp means now, as in automerge-swift")
         #expect(change2.timestamp == Date(timeIntervalSince1970: 1_700_000_000.25))
         #expect(change1.hash == first.first!)
         #expect(doc.change(hash: ChangeHash(data: Data(count: 32))!) == nil)

@@ -82,7 +82,7 @@ struct MapTests {
         #expect(try doc.get(obj: .ROOT, key: "map") == .Object(map, .Map))
         #expect(try doc.get(obj: .ROOT, key: "list") == .Object(list, .List))
         #expect(try doc.get(obj: .ROOT, key: "text") == .Object(text, .Text))
-        #expect(try doc.objectType(obj: map) == .Map)
+        #expect(doc.objectType(obj: map) == .Map)
         #expect(doc.length(obj: map) == 0 && doc.length(obj: list) == 0 && doc.length(obj: text) == 0)
         // The object id is the make op's id.
         #expect(map.description == "1@01" && list.description == "2@01" && text.description == "3@01")
@@ -100,7 +100,7 @@ struct MapTests {
         try doc.put(obj: map, key: "x", value: .Int(1))
         try doc.put(obj: .ROOT, key: "m", value: .String("scalar"))
         #expect(try doc.get(obj: .ROOT, key: "m") == .Scalar(.String("scalar")))
-        #expect(try doc.lookupPath(path: "/m") == nil)
+        #expect(try doc.lookupPath(path: ".m") == nil)
     }
 
     // MARK: Concurrent edits

@@ -43,7 +43,7 @@ struct PatchTests {
         let patches = try alice.mergeWithPatches(other: bob)
         let path = [PathElement(obj: .ROOT, prop: .Key("text"))]
         #expect(patches == [
-            Patch(action: .SpliceText(text, 0, "J", [:]), path: path),
+            Patch(action: .SpliceText(obj: text, index: 0, value: "J", marks: [:]), path: path),
             Patch(action: .DeleteSeq(DeleteSeq(obj: text, index: 1, length: 1)), path: path),
             Patch(action: .DeleteSeq(DeleteSeq(obj: text, index: 5, length: 6)), path: path),
         ])
@@ -62,7 +62,7 @@ struct PatchTests {
         let path = [PathElement(obj: .ROOT, prop: .Key("list"))]
         #expect(patches == [
             Patch(action: .Increment(list, .Index(0), 4), path: path),
-            Patch(action: .Insert(list, 1, [.Scalar(.String("x")), .Scalar(.String("y"))]), path: path),
+            Patch(action: .Insert(obj: list, index: 1, values: [.Scalar(.String("x")), .Scalar(.String("y"))]), path: path),
         ])
     }
 

@@ -108,7 +108,7 @@ struct FuzzRegressionTests {
         }
         // At the limit: loads, reads, patches, decodes.
         let deepest = try Document(nested(OpSet.maxDepth))
-        #expect(deepest.difference(to: deepest.heads()).count == OpSet.maxDepth)
+        #expect(deepest.difference(from: [], to: deepest.heads()).count == OpSet.maxDepth)
         #expect(try Document(deepest.save()).heads() == deepest.heads())
         final class Nest: Codable { var a: Nest? }
         _ = try AutomergeDecoder(doc: deepest).decode(Nest.self)

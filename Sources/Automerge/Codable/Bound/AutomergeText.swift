@@ -80,7 +80,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// the text becomes that value.
     /// - Throws: ``BindingError/NotText`` if `id` is not a Text object of `doc`.
     public func bind(doc: Document, id: ObjId) throws {
-        guard (try? doc.objectType(obj: id)) == .Text else { throw BindingError.NotText }
+        guard (try? doc.checkedObjectType(obj: id)) == .Text else { throw BindingError.NotText }
         let pending = lock.withLock { unboundStorage }
         if !pending.isEmpty { try doc.updateText(obj: id, value: pending) }
         attach(doc: doc, id: id)
@@ -158,6 +158,17 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// being decoded; other decoders read the `value` key (or a plain string).
     public required init(from decoder: any Decoder) throws {
         if let automerge = decoder as? AutomergeDecoderImpl {
+            if case .Object(.ROOT, .Map)? = automerge.value,
+               let value = try? automerge.doc.get(obj: .ROOT, key: CodingKeys.value.stringValue) {
+                // At the root, the form encoding wrote there (see `AutomergeEncoder.atRoot`): unbound.
+                switch value {
+                case .Scalar(.String(let string)): unboundStorage = string
+                case .Object(let id, .Text): unboundStorage = try automerge.doc.text(obj: id)
+                default: throw DecodingError.typeMismatch(AutomergeText.self, DecodingError.Context(
+                    codingPath: [CodingKeys.value], debugDescription: "Expected a string at .value, found \(describeValue(value))."))
+                }
+                return
+            }
             guard case .Object(let id, .Text)? = automerge.value else {
                 throw DecodingError.typeMismatch(AutomergeText.self, DecodingError.Context(
                     codingPath: automerge.codingPath,
@@ -194,4 +205,14 @@ extension AutomergeText: Hashable {
 extension AutomergeText: CustomStringConvertible {
     /// The string.
     public var description: String { value }
+}
+
+extension AutomergeText: CustomDebugStringConvertible {
+    /// `AutomergeText(.path.to.text): value`, or `AutomergeText(unbound): value`.
+    public var debugDescription: String {
+        let (doc, objId) = lock.withLock { (self.doc, self.objId) }
+        guard let doc, let objId else { return "AutomergeText(unbound): \(value)" }
+        let place = (try? doc.path(obj: objId).stringPath()) ?? objId.debugDescription
+        return "AutomergeText(\(place)): \(value)"
+    }
 }

@@ -36,11 +36,11 @@ public struct AutomergeEncoder {
     /// The document this encoder writes into.
     public let doc: Document
     /// How existing schema is treated.
-    let schemaStrategy: SchemaStrategy
+    public var schemaStrategy: SchemaStrategy
     /// Whether scalar writes check that the document holds the same type first.
-    let cautiousWrite: Bool
+    public var cautiousWrite: Bool
     /// How much the encoder reports to standard error.
-    let logLevel: LogVerbosity
+    public let logLevel: LogVerbosity
 
     /// An encoder for `doc`.
     /// - Parameters:
@@ -91,7 +91,7 @@ public struct AutomergeEncoder {
         let writer = PlanWriter(doc: doc)
         let keys = path.map { AnyCodingKey($0) }
         guard let target = try PathResolver(doc: doc).write(keys, strategy: schemaStrategy) else {
-            guard case .map(let map) = tree.resolved else {
+            guard case .map(let map) = Self.atRoot(tree).resolved else {
                 throw CodingKeyLookupError.NoPathForSingleValue(
                     "\(T.self) encodes as a \(tree.kindName), but the document root is a map: encode it at a path instead.")
             }
@@ -114,5 +114,15 @@ public struct AutomergeEncoder {
             try limits.check()
             try writer.apply(action, at: target.slot)
         }
+    }
+
+    /// What `tree` becomes at the root: an ``AutomergeText`` is written as
+    /// its `Codable` form, its string under the key `value` (the root is a
+    /// map, and automerge-swift writes it so); anything else as it is.
+    static func atRoot(_ tree: EncodedValue) -> EncodedValue {
+        guard case .text(let text) = tree.resolved else { return tree }
+        let map = EncodedMap()
+        map.set(AutomergeText.CodingKeys.value.stringValue, .scalar(.String(text.value)))
+        return .map(map)
     }
 }

@@ -6,6 +6,12 @@ extension SchemaPlanner {
     func planList(_ list: EncodedList, in obj: ObjId, path: [any CodingKey]) throws -> ListPlan {
         let old = try doc.values(obj: obj)
         let new = list.resolvedItems
+        // Text over the element at the same index, as automerge-swift writes lists.
+        for index in 0..<min(old.count, new.count) {
+            guard case .text = new[index] else { continue }
+            if case .Object(_, .Text) = old[index] { continue }
+            try checkTextReplaces(old[index], at: path + [AnyCodingKey(UInt64(index))])
+        }
         let matcher = ElementMatcher(doc: doc, old: old, new: new)
         let common = min(old.count, new.count)
         var prefix = 0

@@ -35,12 +35,22 @@ struct SchemaPlanner {
             return try planCreate(value, replacing: existing, path: path)
         case .text(let text):
             if case .Object(let id, .Text)? = existing { return try planText(text, in: id) }
+            try checkTextReplaces(existing, at: path)
             return try planCreate(value, replacing: existing, path: path)
         case .counter(let counter):
             return try planCounter(counter, existing: existing, slot: slot, path: path)
         case .deferred:
             return nil
         }
+    }
+
+    /// An ``AutomergeText`` goes only where nothing is or a Text object is,
+    /// unless the strategy is `.override` (as in automerge-swift, which
+    /// never replaces a value with text).
+    func checkTextReplaces(_ existing: Value?, at path: [any CodingKey]) throws {
+        guard let existing, strategy != .override else { return }
+        throw CodingKeyLookupError.MismatchedSchema(
+            "\(path.stringPath()) holds \(describeValue(existing)), not Text: an AutomergeText is written only over Text or nothing.")
     }
 
     /// Key-by-key changes to the existing map `obj`; keys the model does not

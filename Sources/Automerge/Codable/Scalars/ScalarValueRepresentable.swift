@@ -105,25 +105,24 @@ public enum FloatingPointScalarConversionError: LocalizedError {
     }
 }
 
-/// A scalar could not be read as a signed or unsigned integer.
+/// A scalar could not be read as an integer type (every fixed-width one but `UInt`).
 public enum IntScalarConversionError: LocalizedError {
-    /// The scalar is not an integer.
+    /// The scalar is not an integer, or one the destination type can't hold.
     case notIntScalarValue(_ val: ScalarValue)
-    /// The scalar is an integer the destination type can't hold.
-    case outOfRange(_ val: ScalarValue, type: String)
 
     /// What went wrong.
     public var errorDescription: String? {
         switch self {
-        case .notIntScalarValue(let val): return "Failed to read the scalar value \(val) as an integer."
-        case .outOfRange(let val, let type): return "The scalar value \(val) does not fit in \(type)."
+        case .notIntScalarValue(let val):
+            if exactInteger(Int64.self, from: val) != nil || exactInteger(UInt64.self, from: val) != nil {
+                return "The scalar value \(val) is an integer outside the range of the requested type."
+            }
+            return "Failed to read the scalar value \(val) as an integer."
         }
     }
 }
 
-/// A scalar could not be read as an unsigned integer. Kept for source
-/// compatibility: the unsigned integer types now report ``IntScalarConversionError``,
-/// which also tells an out-of-range value from a non-integer one.
+/// A scalar could not be read as `UInt`.
 public enum UIntScalarConversionError: LocalizedError {
     /// The scalar is not an unsigned integer.
     case notUIntScalarValue(_ val: ScalarValue)
@@ -148,3 +147,13 @@ public enum CounterScalarConversionError: LocalizedError {
         }
     }
 }
+
+extension ScalarValue: ScalarValueRepresentable {
+    /// The value itself.
+    public static func fromScalarValue(_ val: ScalarValue) -> Result<ScalarValue, ScalarValueConversionError> { .success(val) }
+    /// The value itself.
+    public func toScalarValue() -> ScalarValue { self }
+}
+
+/// The conversion error of ``ScalarValue`` itself, which cannot fail (an enum without cases).
+public enum ScalarValueConversionError: LocalizedError {}
