@@ -201,4 +201,31 @@ struct BehaviourTests {
         #expect(last.deps.count == 4)  // the three forks, and base's own last change (as Rust lists it)
         #expect(last.deps == last.deps.sorted { $0.data.lexicographicallyPrecedes($1.data) })
     }
+
+    /// Inserted text comes as one splice per run under the same marks, each
+    /// carrying those marks, as Rust's patches do.
+    @Test func textSplicesCarryTheirMarks() throws {
+        let doc = Document()
+        let text = try doc.putObject(obj: .ROOT, key: "t", ty: .Text)
+        try doc.spliceText(obj: text, start: 0, delete: 0, value: "abcd")
+        try doc.mark(obj: text, start: 1, end: 3, expand: .none, name: "bold", value: .Boolean(true))
+        try doc.mark(obj: text, start: 2, end: 4, expand: .none, name: "link", value: .String("x"))
+        let splices = doc.difference(from: [], to: doc.heads()).compactMap { patch -> (String, [String: Value])? in
+            guard case .SpliceText(obj: text, index: _, value: let value, marks: let marks) = patch.action else { return nil }
+            return (value, marks)
+        }
+        #expect(splices.map(\.0) == ["a", "b", "c", "d"])
+        #expect(splices.map(\.1) == [
+            [:], ["bold": .Scalar(.Boolean(true))],
+            ["bold": .Scalar(.Boolean(true)), "link": .Scalar(.String("x"))], ["link": .Scalar(.String("x"))],
+        ])
+    }
+
+    @Test func boundTextDescribesWhereItIs() throws {
+        let doc = Document()
+        let text = try AutomergeText("hi", doc: doc, path: ".notes.title")
+        #expect(text.debugDescription == "AutomergeText(.notes.title): hi")
+        #expect(AutomergeText("x").debugDescription == "AutomergeText(unbound): x")
+        #expect(text.description == "hi")
+    }
 }

@@ -66,7 +66,8 @@ extension DocumentState {
         var pendingDelete = 0
         var pendingInsert: [Op] = []
         var insertStart = 0
-        var marksAt = object.kind == .text ? MarkSweep(spans(object, at: after)) : MarkSweep([])
+        let newMarks = object.kind == .text ? spans(object, at: after) : []
+        var marksAt = MarkSweep(newMarks)
         func flushDelete() {
             if pendingDelete > 0 {
                 result.append(Patch(action: .DeleteSeq(DeleteSeq(obj: obj, index: UInt64(index), length: UInt64(pendingDelete))), path: path))
@@ -135,7 +136,6 @@ extension DocumentState {
         flushDelete()
         if object.kind == .text {
             let oldMarks = isNew ? [] : spans(object, at: before)
-            let newMarks = spans(object, at: after)
             if oldMarks != newMarks {
                 let changed = newMarks.filter { !oldMarks.contains($0) }
                 if !changed.isEmpty {
