@@ -134,12 +134,16 @@ struct BehaviourTests {
         #expect(throws: CodingKeyLookupError.self) { try AutomergeEncoder(doc: doc).encode(Titled(title: AutomergeText("t")), at: []) }
     }
 
-    @Test func textAtTheRootIsItsCodableForm() throws {
+    @Test func textAtTheRootGoesUnderValue() throws {
         let doc = Document()
-        try AutomergeEncoder(doc: doc).encode(AutomergeText("hello"))
-        #expect(try doc.get(obj: .ROOT, key: "value") == .Scalar(.String("hello")))
+        let text = AutomergeText("hello")
+        try AutomergeEncoder(doc: doc).encode(text)
+        let id = try #require(try doc.lookupPath(path: ".value"))
+        #expect(try doc.text(obj: id) == "hello" && text.isBound)
         let decoded = try AutomergeDecoder(doc: doc).decode(AutomergeText.self)
-        #expect(decoded.value == "hello" && !decoded.isBound)
+        #expect(decoded.value == "hello" && decoded.isBound)
+        decoded.value = "hello!"
+        #expect(text.value == "hello!")
         #expect(throws: BindingError.self) { try AutomergeText("x", doc: doc, path: "") }
     }
 
@@ -227,5 +231,15 @@ struct BehaviourTests {
         #expect(text.debugDescription == "AutomergeText(.notes.title): hi")
         #expect(AutomergeText("x").debugDescription == "AutomergeText(unbound): x")
         #expect(text.description == "hi")
+    }
+
+    /// 0.6.1 throws for dictionaries whose keys are not strings; here they
+    /// take Swift's own Codable form (a list alternating keys and values) and read back.
+    @Test func dictionariesWithIntegerKeysRoundTrip() throws {
+        struct Wrapper: Codable, Equatable { var numbers: [Int: String] }
+        let doc = Document()
+        let wrapper = Wrapper(numbers: [1: "one", 2: "two"])
+        try AutomergeEncoder(doc: doc).encode(wrapper)
+        #expect(try AutomergeDecoder(doc: doc).decode(Wrapper.self) == wrapper)
     }
 }

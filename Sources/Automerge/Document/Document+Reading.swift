@@ -142,12 +142,13 @@ extension Document {
         try marks(obj: obj, heads: heads)
     }
 
-    /// The marks that cover `position` of the text `obj`.
+    /// The marks that cover `position` of the text `obj`, each as the empty range at that position, by name.
     public func marksAt(obj: ObjId, position: Position) throws -> [Mark] {
         try marksAt(obj: obj, position: position, heads: nil)
     }
 
-    /// The marks that covered `position` at `heads`.
+    /// The marks that covered `position` at `heads`, each as the empty range
+    /// at that position (`start == end == position`), by name.
     public func marksAt(obj: ObjId, position: Position, heads: Set<ChangeHash>) throws -> [Mark] {
         try marksAt(obj: obj, position: position, heads: Optional(heads))
     }
@@ -158,7 +159,12 @@ extension Document {
         case .index(let value): index = value
         case .cursor(let cursor): index = try resolve(obj: obj, cursor: cursor, heads: heads)
         }
-        return try marks(obj: obj, heads: heads).filter { $0.start <= index && index < $0.end }
+        // As Rust's mark set at one index, and automerge-swift: each mark as the
+        // empty range at that index, by name.
+        return try marks(obj: obj, heads: heads)
+            .filter { $0.start <= index && index < $0.end }
+            .map { Mark(start: index, end: index, name: $0.name, value: $0.value) }
+            .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     private func marks(obj: ObjId, heads: Set<ChangeHash>?) throws(AutomergeError) -> [Mark] {

@@ -66,8 +66,10 @@ extension DocumentState {
         var pendingDelete = 0
         var pendingInsert: [Op] = []
         var insertStart = 0
-        let newMarks = object.kind == .text ? spans(object, at: after) : []
-        var marksAt = MarkSweep(newMarks)
+        let isText = object.kind == .text
+        var marksAt = MarkSweep(isText ? spans(object, at: after) : [])
+        var markChanges = MarkChanges(old: isText && !isNew ? spans(object, at: before) : [])
+        var oldIndex = 0
         func flushDelete() {
             if pendingDelete > 0 {
                 result.append(Patch(action: .DeleteSeq(DeleteSeq(obj: obj, index: UInt64(index), length: UInt64(pendingDelete))), path: path))
@@ -108,6 +110,7 @@ extension DocumentState {
             case (.some(let old), nil):
                 flushInsert()
                 pendingDelete += object.kind == .text ? Int(width.units(of: old)) : 1
+                oldIndex += Int(width.units(of: old))
             case (nil, .some(let new)):
                 flushDelete()
                 if pendingInsert.isEmpty { insertStart = index }
@@ -128,23 +131,16 @@ extension DocumentState {
                     }
                     if new.action.objectType != nil { children.append((new.id, index, false)) }
                 }
+                if isText { markChanges.kept(old: oldIndex, new: index, width: Int(width.units(of: new)), newMarks: &marksAt) }
+                oldIndex += Int(width.units(of: old))
                 index += Int(width.units(of: new))
             }
             return true
         }
         flushInsert()
         flushDelete()
-        if object.kind == .text {
-            let oldMarks = isNew ? [] : spans(object, at: before)
-            if oldMarks != newMarks {
-                let changed = newMarks.filter { !oldMarks.contains($0) }
-                if !changed.isEmpty {
-                    result.append(Patch(action: .Marks(obj, changed.map {
-                        Mark(start: UInt64($0.start), end: UInt64($0.end), name: $0.name, value: $0.value.publicValue)
-                    }), path: path))
-                }
-            }
-        }
+        let changedMarks = markChanges.finish()
+        if !changedMarks.isEmpty { result.append(Patch(action: .Marks(obj, changedMarks), path: path)) }
         for (child, childIndex, childIsNew) in children {
             diffObject(child, path: path + [PathElement(obj: obj, prop: .Index(UInt64(childIndex)))], before: before, after: after, isNew: childIsNew, into: &result)
         }
@@ -175,40 +171,5 @@ extension Document {
     /// point earlier in history moves the document back), as in automerge-swift.
     public func difference(to heads: Set<ChangeHash>) -> [Patch] {
         difference(from: self.heads(), to: heads)
-    }
-}
-
-/// The marks over each position of a text, for positions visited in
-/// increasing order: linear in the spans and positions together.
-private struct MarkSweep {
-    private let starts: [DocumentState.MarkSpan]
-    private let ends: [DocumentState.MarkSpan]
-    private var nextStart = 0
-    private var nextEnd = 0
-    /// The marks (name to value) over the position last advanced to; null-valued marks are no marks.
-    private(set) var active: [String: Value] = [:]
-    /// Changes whenever ``active`` may have changed, so callers compare it only then.
-    private(set) var generation = 0
-
-    init(_ spans: [DocumentState.MarkSpan]) {
-        starts = spans.sorted { $0.start < $1.start }
-        ends = spans.sorted { $0.end < $1.end }
-    }
-
-    mutating func advance(to position: Int) {
-        // Spans of one name never overlap, so a span that ended takes its name
-        // off before any later span of that name puts it back.
-        while nextEnd < ends.count, ends[nextEnd].end <= position {
-            if active.removeValue(forKey: ends[nextEnd].name) != nil { generation += 1 }
-            nextEnd += 1
-        }
-        while nextStart < starts.count, starts[nextStart].start <= position {
-            let span = starts[nextStart]
-            if span.end > position, span.value != .null {
-                active[span.name] = .Scalar(span.value.publicValue)
-                generation += 1
-            }
-            nextStart += 1
-        }
     }
 }

@@ -45,7 +45,7 @@ public enum AutomergeError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownHeads(let hashes): return "unknown heads: \(hashes.map(\.description).joined(separator: ", "))"
         case .invalidCursor(let why): return "invalid cursor: \(why)"
         case .invalidPath(let why): return "invalid path: \(why)"
-        case .duplicateSequenceNumber(let actor, let seq): return "duplicate sequence number \(seq) for actor \(actor)"
+        case .duplicateSequenceNumber(let actor, let seq): return "duplicate sequence number \(seq) for actor \(actor.hexString)"
         case .invalidChange(let why): return "invalid change: \(why)"
         case .opCounterOverflow: return "op counter overflow"
         case .load(let error): return "load failed: \(error)"

@@ -93,7 +93,7 @@ public struct Cursor: Equatable, Hashable, Sendable, CustomStringConvertible {
         switch anchor {
         case .start: return "s"
         case .end: return "e"
-        case .element(let counter, let actor, let before): return "\(before ? "-" : "")\(counter)@\(actor)"
+        case .element(let counter, let actor, let before): return "\(before ? "-" : "")\(counter)@\(actor.hexString)"
         }
     }
 }

@@ -27,7 +27,7 @@ public struct ActorId: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(uncheckedBytes: [UInt8](data))
     }
 
-    /// Parses the hex form that ``description`` prints; `nil` for anything else
+    /// Parses hex (either case, as ``description`` and ``hexString`` print it); `nil` for anything else
     /// or for a length outside 1...128 bytes.
     public init?(hexString: String) {
         guard let bytes = Hex.decode(hexString), (1...128).contains(bytes.count) else { return nil }
@@ -40,8 +40,11 @@ public struct ActorId: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.data = Data(bytes)
     }
 
-    /// Lowercase hex of the bytes.
-    public var description: String { Hex.encode(bytes) }
+    /// Uppercase hex of the bytes, as automerge-swift prints an actor.
+    public var description: String { hexString.uppercased() }
+
+    /// Lowercase hex of the bytes, as Rust prints an actor (in op ids and cursors).
+    public var hexString: String { Hex.encode(bytes) }
 
     /// Bytewise lexicographic order, the order Automerge uses to break ties between op ids.
     public static func < (lhs: ActorId, rhs: ActorId) -> Bool {
@@ -135,7 +138,7 @@ public struct ObjId: Hashable, Sendable, CustomStringConvertible {
     public var isRoot: Bool { counter == 0 }
 
     /// `_root`, or `counter@actorhex` as Rust prints object ids.
-    public var description: String { isRoot ? "_root" : "\(counter)@\(actor)" }
+    public var description: String { isRoot ? "_root" : "\(counter)@\(actor.hexString)" }
 
     /// Parses the form ``description`` prints.
     public init?(_ string: String) {

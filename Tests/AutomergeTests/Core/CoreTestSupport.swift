@@ -81,7 +81,7 @@ extension Document {
 
 extension DocumentState {
     func idString(_ id: OpId) -> String {
-        id.isRoot ? "_root" : "\(id.counter)@\(ops.actors[id.actor])"
+        id.isRoot ? "_root" : "\(id.counter)@\(ops.actors[id.actor].hexString)"
     }
 
     /// One op as `<id> <action> <obj>.<key> [insert] pred [..] [value v] [name n] [expand]`;

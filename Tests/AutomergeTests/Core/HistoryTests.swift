@@ -94,7 +94,7 @@ struct HistoryTests {
         #expect(try doc.marksAt(obj: t.text, heads: t.heads[1]) == [Mark(start: 0, end: 4, name: "bold", value: .Boolean(true))])
         #expect(try doc.marksAt(obj: t.text, heads: t.heads[2]) == [Mark(start: 1, end: 5, name: "bold", value: .Boolean(true))])
         #expect(try doc.marks(obj: t.text) == [])
-        #expect(try doc.marksAt(obj: t.text, position: .index(2), heads: t.heads[1]) == [Mark(start: 0, end: 4, name: "bold", value: .Boolean(true))])
+        #expect(try doc.marksAt(obj: t.text, position: .index(2), heads: t.heads[1]) == [Mark(start: 2, end: 2, name: "bold", value: .Boolean(true))])
 
         #expect(try doc.valuesAt(obj: t.list, heads: t.heads[0]) == [.Scalar(.Int(1)), .Scalar(.Int(2))])
         #expect(try doc.valuesAt(obj: t.list, heads: t.heads[1]) == [.Scalar(.Int(3)), .Scalar(.Int(2))])

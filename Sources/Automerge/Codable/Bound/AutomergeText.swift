@@ -158,17 +158,6 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// being decoded; other decoders read the `value` key (or a plain string).
     public required init(from decoder: any Decoder) throws {
         if let automerge = decoder as? AutomergeDecoderImpl {
-            if case .Object(.ROOT, .Map)? = automerge.value,
-               let value = try? automerge.doc.get(obj: .ROOT, key: CodingKeys.value.stringValue) {
-                // At the root, the form encoding wrote there (see `AutomergeEncoder.atRoot`): unbound.
-                switch value {
-                case .Scalar(.String(let string)): unboundStorage = string
-                case .Object(let id, .Text): unboundStorage = try automerge.doc.text(obj: id)
-                default: throw DecodingError.typeMismatch(AutomergeText.self, DecodingError.Context(
-                    codingPath: [CodingKeys.value], debugDescription: "Expected a string at .value, found \(describeValue(value))."))
-                }
-                return
-            }
             guard case .Object(let id, .Text)? = automerge.value else {
                 throw DecodingError.typeMismatch(AutomergeText.self, DecodingError.Context(
                     codingPath: automerge.codingPath,

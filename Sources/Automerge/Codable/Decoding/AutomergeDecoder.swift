@@ -27,9 +27,11 @@ public struct AutomergeDecoder {
         self.doc = doc
     }
 
-    /// Decodes a value from the root map of the document.
+    /// Decodes a value from the root map of the document. An ``AutomergeText``
+    /// is read from the key `value`, where the encoder puts one encoded at the root.
     public func decode<T: Decodable>(_: T.Type) throws -> T {
-        try decode(T.self, from: [])
+        if T.self == AutomergeText.self { return try decode(T.self, from: [AutomergeText.CodingKeys.value]) }
+        return try decode(T.self, from: [])
     }
 
     /// Decodes a value from `path` (map keys and list indexes from the root).

@@ -116,13 +116,14 @@ public struct AutomergeEncoder {
         }
     }
 
-    /// What `tree` becomes at the root: an ``AutomergeText`` is written as
-    /// its `Codable` form, its string under the key `value` (the root is a
-    /// map, and automerge-swift writes it so); anything else as it is.
+    /// What `tree` becomes at the root: an ``AutomergeText`` goes under the
+    /// key `value` (the root is a map; automerge-swift puts it there, and
+    /// ``AutomergeDecoder/decode(_:)`` reads it back from there); anything
+    /// else as it is.
     static func atRoot(_ tree: EncodedValue) -> EncodedValue {
-        guard case .text(let text) = tree.resolved else { return tree }
+        guard case .text = tree.resolved else { return tree }
         let map = EncodedMap()
-        map.set(AutomergeText.CodingKeys.value.stringValue, .scalar(.String(text.value)))
+        map.set(AutomergeText.CodingKeys.value.stringValue, tree)
         return .map(map)
     }
 }
