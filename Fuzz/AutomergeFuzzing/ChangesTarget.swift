@@ -50,7 +50,7 @@ public enum ChangesTarget {
             try doc.put(obj: .ROOT, key: "after", value: .String("edit"))
             let text = try doc.putObject(obj: .ROOT, key: "afterText", ty: .Text)
             try doc.spliceText(obj: text, start: 0, delete: 0, value: "more")
-            doc.commitWith(message: "after", timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly(message: "after")
         } catch {
             throw FuzzFailure("changes: the document no longer takes edits: \(error)")
         }
@@ -97,18 +97,18 @@ public enum BaseDocument {
         try doc.put(obj: nested, key: "inner", value: .Bytes(Data([1, 2, 3])))
         let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
         try doc.spliceText(obj: text, start: 0, delete: 0, value: "Hello wörld 👍🏽")
-        doc.commitWith(message: "base", timestamp: Date(timeIntervalSince1970: 0))
+        doc.commitReproducibly(message: "base")
 
         let peer = doc.fork()
         peer.actor = FixedActor.make(2)
         try peer.mark(obj: text, start: 0, end: 5, expand: .after, name: "bold", value: .Boolean(true))
         try peer.put(obj: .ROOT, key: "title", value: .String("peer"))
         try peer.increment(obj: .ROOT, key: "count", by: 2)
-        peer.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        peer.commitReproducibly()
         try doc.put(obj: .ROOT, key: "title", value: .String("local"))
         try doc.spliceText(obj: text, start: 5, delete: 1, value: ", ")
         try doc.delete(obj: list, index: 1)
-        doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        doc.commitReproducibly()
         try doc.merge(other: peer)
         return doc
     }

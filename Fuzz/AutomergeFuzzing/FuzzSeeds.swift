@@ -1,4 +1,5 @@
 import Automerge
+import AutomergeConformance
 import Foundation
 
 /// Seed inputs made by this package (`scripts/fuzz-seeds.sh` writes them to
@@ -64,10 +65,10 @@ public enum FuzzSeeds {
         // A document chunk followed by change chunks, one of them waiting for a dependency.
         let fork = try BaseDocument.load(actor: 4)
         try fork.put(obj: .ROOT, key: "first", value: .Int(1))
-        fork.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        fork.commitReproducibly()
         let first = fork.encodeNewChanges()
         try fork.put(obj: .ROOT, key: "second", value: .Int(2))
-        fork.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        fork.commitReproducibly()
         let second = fork.encodeNewChanges()
         seeds.append(("seed-doc-then-change", base.save(compress: false) + first))
         seeds.append(("seed-doc-then-orphan", base.save(compress: false) + second))
@@ -90,7 +91,7 @@ public enum FuzzSeeds {
         func fork(_ tag: UInt8, _ edits: (Document) throws -> Void) throws -> Document {
             let doc = try BaseDocument.load(actor: tag)
             try edits(doc)
-            doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly()
             return doc
         }
         let textEdits = try fork(10) { doc in
@@ -122,7 +123,7 @@ public enum FuzzSeeds {
         var chunks: [Data] = []
         for index in 0..<3 {
             try series.spliceText(obj: text, start: UInt64(index), delete: 0, value: String(index))
-            series.commitWith(message: "change \(index)", timestamp: Date(timeIntervalSince1970: 0))
+            series.commitReproducibly(message: "change \(index)")
             chunks.append(series.encodeNewChanges())
         }
         seeds.append(("seed-series", chunks.reduce(Data(), +)))

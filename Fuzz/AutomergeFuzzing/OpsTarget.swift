@@ -252,7 +252,7 @@ struct EditScript {
             try doc.delete(obj: obj, index: index)
         case .commit:
             note("")
-            doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly()
         case .commitWithMessage:
             let message = self.string()
             let time = Date(timeIntervalSince1970: Double(uint16()))

@@ -21,11 +21,11 @@ enum SparseIdSeeds {
     /// `doc` after it receives a change whose one op (a root map put) has
     /// the counter `startOp`: every op `doc` makes afterwards counts on from there.
     static func jump(_ doc: Document, to startOp: UInt64) throws {
-        doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        doc.commitReproducibly()
         let author = doc.fork()
         author.actor = FixedActor.numbered(0, space: 0x25)
         try author.put(obj: .ROOT, key: "jump", value: .Uint(startOp))
-        author.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        author.commitReproducibly()
         let encoded = [UInt8](try author.encodeChangesSince(heads: doc.heads()))
         guard let chunk = RawChunk.split(encoded)?.first, chunk.type == 1,
               var (layout, _) = ChangeLayout.parse(chunk.contents) else {
@@ -43,7 +43,7 @@ enum SparseIdSeeds {
         for number in 0..<actorCount {
             doc.actor = FixedActor.numbered(UInt16(number), space: 0x23)
             try edit(doc, number)
-            doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly()
         }
         doc.actor = original
     }
@@ -57,7 +57,7 @@ enum SparseIdSeeds {
         try doc.spliceText(obj: text, start: 0, delete: 0, value: "counters near the top")
         try doc.mark(obj: text, start: 0, end: 8, expand: .both, name: "bold", value: .Boolean(true))
         try doc.increment(obj: .ROOT, key: "count", by: 1)
-        doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        doc.commitReproducibly()
     }
 
     /// Each actor puts a key, inserts into a shared list and overwrites a shared key.
@@ -78,7 +78,7 @@ enum SparseIdSeeds {
         let many = Document()
         many.actor = FixedActor.make(21)
         let list = try many.putObject(obj: .ROOT, key: "shared", ty: .List)
-        many.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        many.commitReproducibly()
         try editByManyActors(many, manyActorEdit(list: list))
         return [
             ("seed-high-counters", high.save(compress: false)),
@@ -124,12 +124,12 @@ enum SparseIdSeeds {
         high.actor = FixedActor.make(5)
         try jump(high, to: highStartOp)
         try AutomergeEncoder(doc: high).encode(FuzzModel.sample(variant: 1))
-        high.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        high.commitReproducibly()
         let many = Document()
         many.actor = FixedActor.make(5)
         var model = FuzzModel.sample()
         try AutomergeEncoder(doc: many).encode(model)
-        many.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+        many.commitReproducibly()
         try editByManyActors(many) { doc, number in
             model.count = number
             model.tags.append("tag \(number)")

@@ -56,9 +56,9 @@ func applyTrace(_ trace: EditTrace, commitEvery: Int?) throws -> Document {
     let text = try document.putObject(obj: .ROOT, key: "text", ty: .Text)
     for (index, edit) in trace.edits.enumerated() {
         try document.spliceText(obj: text, start: edit.position, delete: edit.deleteCount, value: edit.insert)
-        if let commitEvery, index % commitEvery == commitEvery - 1 { document.commitWith(timestamp: Date(timeIntervalSince1970: 0)) }
+        if let commitEvery, index % commitEvery == commitEvery - 1 { document.commitReproducibly() }
     }
-    document.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+    document.commitReproducibly()
     return document
 }
 

@@ -130,9 +130,9 @@ struct SuiteBench: ParsableCommand {
         for (doc, value) in [(left, Int64(1)), (right, Int64(2))] {
             for i in 0..<100_000 {
                 try doc.insert(obj: list, index: UInt64(i), value: .Int(value))
-                if i % 1000 == 999 { doc.commitWith(timestamp: Date(timeIntervalSince1970: 0)) }
+                if i % 1000 == 999 { doc.commitReproducibly() }
             }
-            doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly()
         }
         try measure("merge two concurrent 100,000-op histories", runs: max(1, runs / 2)) {
             let target = left.fork()
@@ -148,7 +148,7 @@ struct SuiteBench: ParsableCommand {
         var heads = source.heads()
         for i in 0..<10_000 {
             try source.put(obj: map, key: "k\(i % 100)", value: .Int(Int64(i)))
-            source.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+            source.commitReproducibly()
             encoded.append(try source.encodeChangesSince(heads: heads))
             heads = source.heads()
         }

@@ -109,7 +109,7 @@ public enum HostileInputs {
             withUnsafeBytes(of: UInt64(step).bigEndian) { bytes.replaceSubrange(8..<16, with: $0) }
             doc.actor = ActorId(data: Data(bytes))!
             _ = try doc.putObject(obj: .ROOT, key: "a\(step)", ty: .Map)
-            doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly()
         }
         return Storage.uncompressedChanges(doc)
     }
@@ -155,7 +155,7 @@ public enum HostileInputs {
         doc.actor = ActorId(data: Data(repeating: 0x11, count: 16))!
         for index in 0..<ops {
             try step(doc, index)
-            doc.commitWith(timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly()
         }
         let changes = Storage.uncompressedChanges(doc)
         guard let counters else { return changes }

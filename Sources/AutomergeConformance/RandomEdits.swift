@@ -102,7 +102,7 @@ public enum RandomEdits {
     public static func apply(_ count: Int, to doc: Document, using rng: inout SeededGenerator) throws {
         for _ in 0..<count {
             try apply(EditChoice.random(using: &rng), to: doc)
-            if Int.random(in: 0..<5, using: &rng) == 0 { doc.commitWith(timestamp: Date(timeIntervalSince1970: 0)) }
+            if Int.random(in: 0..<5, using: &rng) == 0 { doc.commitReproducibly() }
         }
     }
 

@@ -708,7 +708,7 @@ enum ValidVectors {
         doc = Fixed.doc()
         for (i, message) in ["first", "", "ünïcödé 🎉", String(repeating: "long message ", count: 30)].enumerated() {
             try doc.put(obj: .ROOT, key: "m", value: .Int(Int64(i)))
-            doc.commitWith(message: message, timestamp: Date(timeIntervalSince1970: 0))
+            doc.commitReproducibly(message: message)
         }
         try b.valid("history", "messages", "change messages: none, empty, Unicode, long", doc)
 
