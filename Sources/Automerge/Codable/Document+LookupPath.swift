@@ -18,6 +18,6 @@ extension Document {
 extension Sequence where Element == PathElement {
     /// The path as text in ``AnyCodingKey/parsePath(_:)``'s form, for example `.notes.[2].title`.
     public func stringPath() -> String {
-        "." + map { AnyCodingKey($0).description }.joined(separator: ".")
+        map { AnyCodingKey($0) }.stringPath()
     }
 }

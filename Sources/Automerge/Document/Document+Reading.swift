@@ -144,16 +144,16 @@ extension Document {
 
     /// The marks that cover `position` of the text `obj`, each as the empty range at that position, by name.
     public func marksAt(obj: ObjId, position: Position) throws -> [Mark] {
-        try marksAt(obj: obj, position: position, heads: nil)
+        try marksCovering(obj: obj, position: position, heads: nil)
     }
 
     /// The marks that covered `position` at `heads`, each as the empty range
     /// at that position (`start == end == position`), by name.
     public func marksAt(obj: ObjId, position: Position, heads: Set<ChangeHash>) throws -> [Mark] {
-        try marksAt(obj: obj, position: position, heads: Optional(heads))
+        try marksCovering(obj: obj, position: position, heads: heads)
     }
 
-    private func marksAt(obj: ObjId, position: Position, heads: Set<ChangeHash>?) throws -> [Mark] {
+    private func marksCovering(obj: ObjId, position: Position, heads: Set<ChangeHash>?) throws -> [Mark] {
         let index: UInt64
         switch position {
         case .index(let value): index = value

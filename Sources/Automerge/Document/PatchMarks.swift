@@ -71,10 +71,10 @@ struct MarkChanges {
         for (name, value) in wanted where open[name] == nil { open[name] = (newPosition, value) }
     }
 
-    /// The changed runs, by start then name.
+    /// The changed runs, by start, then name in UTF-8 order (as strings compare in Automerge).
     mutating func finish() -> [Mark] {
         for (name, run) in open { changes.append(Mark(start: UInt64(run.start), end: UInt64(lastEnd), name: name, value: run.value)) }
         open = [:]
-        return changes.sorted { ($0.start, $0.name) < ($1.start, $1.name) }
+        return changes.sorted { $0.start != $1.start ? $0.start < $1.start : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 }
