@@ -8,8 +8,8 @@ import Foundation
 struct AutomergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "automerge",
-        abstract: "Pure-Swift Automerge: dump, save, conformance, benchmark.",
-        subcommands: [DumpCommand.self, SaveCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, BenchCommand.self])
+        abstract: "Pure-Swift Automerge: dump, save, sync, conformance, benchmark.",
+        subcommands: [DumpCommand.self, SaveCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, SyncPeerCommand.self, SyncMessageCommand.self, BenchCommand.self])
 
     /// Parses and runs the command. A file that cannot be read or written
     /// ends it with one line on standard error and status 1

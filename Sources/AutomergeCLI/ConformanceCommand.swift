@@ -11,7 +11,10 @@ struct ConformanceCommand: ParsableCommand {
         abstract: "Check an implementation against the conformance vectors and convergence properties.",
         discussion: """
             With --impl, the vectors are checked against another program: `CMD dump FILE` must print \
-            the canonical dump of FILE (see Vectors/README.md) and exit non-zero when it rejects the file.
+            the canonical dump of FILE (see Vectors/README.md) and exit non-zero when it rejects the file; \
+            then its sync is checked: `CMD sync-peer FILE|-` must speak the sync-peer line protocol \
+            (README, "Checking another implementation's sync") and every sync scenario runs between it and \
+            this implementation, each side speaking first in turn.
             """)
 
     @Option(name: .customLong("impl"), help: "A command that follows the dump protocol (default: this implementation).")
@@ -21,7 +24,9 @@ struct ConformanceCommand: ParsableCommand {
 
     @Option(help: "The vectors directory.") var vectors = "Vectors"
 
-    @Option(help: "Seed of the random convergence run.") var seed: UInt64 = 1
+    @Option(help: "Seed of the random convergence run and the lossy sync links.") var seed: UInt64 = 1
+
+    @Flag(help: "Skip the sync scenarios.") var skipSync = false
 
     @Option(help: "Random convergence scenarios per delivery mode (built-in only).") var scenarios = 100
 
@@ -31,6 +36,9 @@ struct ConformanceCommand: ParsableCommand {
         let start = Date()
         var results = try ConformanceRunner.runVectors(
             in: URL(fileURLWithPath: vectors), against: implementation, progress: progress.show)
+        if !skipSync {
+            results += ConformanceRunner.runSync(against: implementation, seed: seed, progress: progress.show)
+        }
         if case .builtIn = implementation, scenarios > 0 {
             results += ConformanceRunner.runConvergence(seed: seed, count: scenarios, progress: progress.show)
         }

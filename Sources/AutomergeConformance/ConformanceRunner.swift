@@ -27,13 +27,16 @@ public struct CheckResult: Sendable {
     /// For a vector a reader may reject or load (``Vector/Expectation/either``):
     /// which of the two the implementation did.
     public var allowedOutcome: AllowedOutcome?
+    /// What the check measured (for sync scenarios: messages, bytes and rounds).
+    public var detail: String?
     public var passed: Bool { failure == nil }
 
-    public init(name: String, category: String, failure: String?, allowedOutcome: AllowedOutcome? = nil) {
+    public init(name: String, category: String, failure: String?, allowedOutcome: AllowedOutcome? = nil, detail: String? = nil) {
         self.name = name
         self.category = category
         self.failure = failure
         self.allowedOutcome = allowedOutcome
+        self.detail = detail
     }
 }
 
@@ -89,6 +92,11 @@ public struct ConformanceReport: Sendable {
             out += "\nAllowed either way (the spec forbids these files, Rust 0.11 loads them; see Vectors/README.md):\n"
             for result in either { out += "  \(result.name): \(result.allowedOutcome!.rawValue)\n" }
         }
+        let measured = results.filter { $0.detail != nil }
+        if !measured.isEmpty {
+            out += "\nSync scenarios (messages and bytes on the wire, first side + second side):\n"
+            for result in measured { out += "  \(result.category): \(result.name): \(result.detail!)\n" }
+        }
         var seen: Set<String> = []
         for result in results where !result.passed && seen.insert(result.category).inserted {
             out += "\nFirst failure in \(result.category): \(result.name)\n"
@@ -108,6 +116,9 @@ public struct ConformanceReport: Sendable {
             }),
             "failures": .array(results.filter { !$0.passed }.map {
                 .object(["name": .string($0.name), "category": .string($0.category), "reason": .string($0.failure!)])
+            }),
+            "measured": .array(results.compactMap { result in
+                result.detail.map { .object(["name": .string(result.name), "category": .string(result.category), "detail": .string($0)]) }
             }),
             "allowed": .array(results.compactMap { result in
                 result.allowedOutcome.map { .object(["name": .string(result.name), "outcome": .string($0.rawValue)]) }

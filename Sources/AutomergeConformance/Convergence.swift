@@ -11,6 +11,9 @@ public enum Delivery: String, CaseIterable, Sendable, CustomStringConvertible {
     case changes
     /// Whole saved documents (compressed and not), loaded and applied as changes.
     case save
+    /// The sync protocol: each pair of peers keeps its sync states across
+    /// the script and syncs until neither has anything to send.
+    case sync
 
     public var description: String { rawValue }
 }
@@ -118,6 +121,7 @@ public struct ConvergenceScenario: Hashable, Sendable, CustomStringConvertible {
             doc.actor = actor(of: peer)
             return doc
         }
+        let syncStates = SyncStateBook()
         var historical: Set<Set<ChangeHash>> = []
         var trace: [String] = []
         var failures: [String] = []
@@ -136,7 +140,8 @@ public struct ConvergenceScenario: Hashable, Sendable, CustomStringConvertible {
                 case .receive(let from):
                     let source = from % peers
                     if source != peer {
-                        try Exchange.deliver(from: documents[source], to: documents[peer], via: delivery, rng: &rng)
+                        try Exchange.deliver(from: documents[source], to: documents[peer], via: delivery, rng: &rng,
+                                             states: syncStates.states(source, peer))
                         trace.append("p\(peer) <- p\(source)")
                     }
                 }
@@ -149,7 +154,7 @@ public struct ConvergenceScenario: Hashable, Sendable, CustomStringConvertible {
             historical.insert(documents[peer].heads())
         }
         do {
-            try Exchange.deliverAll(&documents, via: delivery, rng: &rng, failures: &failures)
+            try Exchange.deliverAll(&documents, via: delivery, rng: &rng, failures: &failures, syncStates: syncStates)
         } catch {
             failures.append("exchange failed: \(error)")
         }
@@ -158,11 +163,29 @@ public struct ConvergenceScenario: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The sync states of each pair of peers, kept across a script.
+final class SyncStateBook {
+    private var states: [[Int]: (SyncState, SyncState)] = [:]
+
+    /// The states `from` and `to` keep for each other (from's first).
+    func states(_ from: Int, _ to: Int) -> (SyncState, SyncState) {
+        let key = [min(from, to), max(from, to)]
+        let pair = states[key] ?? (SyncState(), SyncState())
+        states[key] = pair
+        return from < to ? pair : (pair.1, pair.0)
+    }
+}
+
 /// Moving changes between peers.
 public enum Exchange {
     /// One peer receives what another has, mid-script.
-    static func deliver(from source: Document, to target: Document, via delivery: Delivery, rng: inout SeededGenerator) throws {
+    static func deliver(from source: Document, to target: Document, via delivery: Delivery, rng: inout SeededGenerator,
+                        states: (SyncState, SyncState)) throws {
         switch delivery {
+        case .sync:
+            let outcome = try SyncSession.run(LocalSyncPeer(document: source, state: states.0),
+                                              LocalSyncPeer(document: target, state: states.1), maxRounds: 20, rng: &rng)
+            if !outcome.quiet { throw SyncScenarioFailure(description: "sync still sending after \(outcome.rounds) rounds") }
         case .merge:
             try target.merge(other: source)
         case .changes:
@@ -174,8 +197,22 @@ public enum Exchange {
     }
 
     /// The final exchange: afterwards every peer has every change.
-    static func deliverAll(_ documents: inout [Document], via delivery: Delivery, rng: inout SeededGenerator, failures: inout [String]) throws {
+    static func deliverAll(_ documents: inout [Document], via delivery: Delivery, rng: inout SeededGenerator,
+                           failures: inout [String], syncStates: SyncStateBook) throws {
         switch delivery {
+        case .sync:
+            // Pairs sync in random order until one pass changes nothing; a
+            // pass over every pair spreads every change, so two passes must do.
+            for pass in 0... {
+                let before = documents.map { $0.heads() }
+                for i in documents.indices.shuffled(using: &rng) {
+                    for j in documents.indices.shuffled(using: &rng) where j != i {
+                        try deliver(from: documents[j], to: documents[i], via: .sync, rng: &rng, states: syncStates.states(j, i))
+                    }
+                }
+                if documents.map({ $0.heads() }) == before { break }
+                if pass == 2 { failures.append("sync passes still changing documents after 3 passes"); break }
+            }
         case .merge:
             for i in documents.indices {
                 for j in documents.indices.shuffled(using: &rng) where j != i {

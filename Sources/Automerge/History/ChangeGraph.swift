@@ -64,7 +64,28 @@ struct ChangeGraph: Sendable {
 
     /// Changes not reachable from `heads`, in graph order.
     func records(notReachableFrom heads: some Sequence<ChangeHash>) -> [ChangeRecord] {
-        let included = ancestors(of: heads)
-        return records.indices.filter { !included[$0] }.map { records[$0] }
+        indices(notReachableFrom: heads).map { records[$0] }
+    }
+
+    /// Record indices of the changes not reachable from `heads` (hashes the
+    /// graph lacks are ignored), in graph order.
+    func indices(notReachableFrom heads: some Sequence<ChangeHash>) -> [Int] {
+        let known = heads.filter { indexOf[$0] != nil }
+        if Set(known) == self.heads { return [] }
+        let included = ancestors(of: known)
+        return records.indices.filter { !included[$0] }
+    }
+
+    /// Removes from `hashes` every change reachable from `heads` (inclusive).
+    func removeAncestors(of heads: some Sequence<ChangeHash>, from hashes: inout Set<ChangeHash>) {
+        guard !hashes.isEmpty else { return }
+        var seen = [Bool](repeating: false, count: records.count)
+        var stack = heads.compactMap { indexOf[$0] }
+        while let index = stack.popLast(), !hashes.isEmpty {
+            if seen[index] { continue }
+            seen[index] = true
+            hashes.remove(records[index].hash)
+            stack.append(contentsOf: records[index].dependencyIndices)
+        }
     }
 }

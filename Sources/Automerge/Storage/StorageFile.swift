@@ -33,6 +33,12 @@ extension Chunk {
 }
 
 enum StorageFile {
+    /// Whether `bytes` start with the header of a document chunk (magic,
+    /// checksum, type 0); nothing is verified.
+    static func startsWithDocumentChunk(_ bytes: [UInt8]) -> Bool {
+        bytes.count > 8 && bytes.starts(with: ChunkFraming.magic) && bytes[8] == ChunkType.document.rawValue
+    }
+
     /// Work to run on a leading document chunk's rows (building the op set).
     typealias DocumentBuild<Built> = (StoredDocument) -> Result<Built, LoadError>
 
