@@ -12,7 +12,7 @@ import Testing
 ///
 /// Only the public API is imported (no `@testable`), as a client sees it.
 /// Left out: the SwiftUI `Binding` helpers and `Transferable`/`UTType`
-/// (Apple platforms only, as in 0.6.1) and the sync API (its own issue).
+/// (Apple platforms only, as in 0.6.1).
 @Suite("automerge-swift 0.6.1 declarations")
 struct DeclarationTests {
     @Test func actorId() {
@@ -278,9 +278,37 @@ struct DeclarationTests {
     @Test func errors() {
         requireLocalizedError(DocError.self)
         requireLocalizedError(LoadError.self)
+        requireLocalizedError(DecodeSyncStateError.self)
+        requireLocalizedError(ReceiveSyncError.self)
         let document: (DocError) -> String? = { $0.errorDescription }
         let load: (LoadError) -> String? = { $0.errorDescription }
-        _ = (document, load)
+        let state: (DecodeSyncStateError) -> String? = { $0.errorDescription }
+        let receive: (ReceiveSyncError) -> String? = { $0.errorDescription }
+        _ = (document, load, state, receive)
+    }
+
+    @Test func sync() throws {
+        let _: () -> SyncState = SyncState.init
+        let _: (Data) throws -> SyncState = SyncState.init(bytes:)
+        let state = SyncState()
+        let _: Set<ChangeHash>? = state.theirHeads
+        let _: () -> Void = state.reset
+        let _: () -> Data = state.encode
+        requireSendable(SyncState.self)
+        let doc = Document()
+        let _: (SyncState) -> Data? = doc.generateSyncMessage(state:)
+        let _: (SyncState, Data) throws -> Void = doc.receiveSyncMessage(state:message:)
+        let _: (SyncState, Data) throws -> [Patch] = doc.receiveSyncMessageWithPatches(state:message:)
+        // The documentation's loop, as a 0.6.1 client writes it.
+        let peer = Document()
+        try peer.put(obj: .ROOT, key: "k", value: .String("v"))
+        let (mine, theirs) = (SyncState(), SyncState())
+        for _ in 0..<5 {
+            if let message = doc.generateSyncMessage(state: mine) { try peer.receiveSyncMessage(state: theirs, message: message) }
+            if let message = peer.generateSyncMessage(state: theirs) { _ = try doc.receiveSyncMessageWithPatches(state: mine, message: message) }
+        }
+        #expect(mine.theirHeads == peer.heads())
+        #expect(try SyncState(bytes: mine.encode()).encode() == mine.encode())
     }
 
     @Test func marks() {
