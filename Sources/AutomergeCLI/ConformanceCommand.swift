@@ -2,9 +2,10 @@ import ArgumentParser
 import AutomergeConformance
 import Foundation
 
-/// `automerge conformance [--impl CMD] [--json FILE]`: every vector of
-/// `Vectors/manifest.json`, then (built-in implementation only) a bounded
-/// random convergence run. Exits 1 on any failure.
+/// `automerge conformance [--impl CMD] [--json FILE]`: every document vector
+/// of `Vectors/manifest.json` (built in: the sync vectors too), the sync
+/// scenarios, then (built-in implementation only) a bounded random
+/// convergence run. Exits 1 on any failure.
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
@@ -36,6 +37,11 @@ struct ConformanceCommand: ParsableCommand {
         let start = Date()
         var results = try ConformanceRunner.runVectors(
             in: URL(fileURLWithPath: vectors), against: implementation, progress: progress.show)
+        if case .builtIn = implementation {
+            // Another implementation checks its sync encoder and decoder with
+            // Vectors/sync itself (README); here it is tested through sync-peer.
+            results += try ConformanceRunner.runSyncVectors(in: URL(fileURLWithPath: vectors), progress: progress.show)
+        }
         if !skipSync {
             results += ConformanceRunner.runSync(against: implementation, seed: seed, progress: progress.show)
         }

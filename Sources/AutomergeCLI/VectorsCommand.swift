@@ -20,7 +20,9 @@ struct VectorsCommand: ParsableCommand {
             let vectors = generated.manifest.vectors
             func count(_ expect: Vector.Expectation) -> Int { vectors.filter { $0.expect == expect }.count }
             let bytes = generated.files.values.reduce(0) { $0 + $1.count }
-            print("wrote \(count(.valid)) valid, \(count(.invalid)) invalid and \(count(.either)) either-way vectors (\(generated.files.count) files, \(bytes) bytes) to \(output)")
+            let sync = generated.manifest.sync
+            let syncInvalid = sync.filter { $0.expect == .invalid }.count
+            print("wrote \(count(.valid)) valid, \(count(.invalid)) invalid and \(count(.either)) either-way vectors, and \(sync.count - syncInvalid) valid and \(syncInvalid) invalid sync vectors (\(generated.files.count) files, \(bytes) bytes) to \(output)")
         }
     }
 }

@@ -236,6 +236,29 @@ public enum ConformanceRunner {
         }
     }
 
+    /// Checks every sync vector of the manifest in `directory` (its `sync`
+    /// array) against this implementation: valid messages, states and
+    /// Bloom filters must decode to the recorded JSON and re-encode to the
+    /// recorded bytes, filters must answer `contains` as recorded, and
+    /// invalid ones must be rejected.
+    public static func runSyncVectors(
+        in directory: URL, progress: (Int, Int, String) -> Void = { _, _, _ in }
+    ) throws -> [CheckResult] {
+        let manifest = try VectorManifest(contentsOf: directory)
+        var results: [CheckResult] = []
+        for (index, vector) in manifest.sync.enumerated() {
+            progress(index + 1, manifest.sync.count, vector.name)
+            var result = CheckResult(name: vector.name, category: vector.category, failure: nil)
+            do {
+                result.failure = try SyncVectorCheck.check(vector, in: directory)
+            } catch {
+                result.failure = "could not run: \(error)"
+            }
+            results.append(result)
+        }
+        return results
+    }
+
     /// Random convergence scenarios of the built-in implementation:
     /// `count` per delivery mode, 2 to 5 peers, 20 to 60 steps.
     public static func runConvergence(

@@ -1,16 +1,20 @@
 import Automerge
 import Foundation
 
-/// Builds `Vectors/` from the scenario definitions in ``ValidVectors`` and
-/// ``InvalidVectors``. Everything is fixed (actor ids, timestamps) or seeded,
-/// so generating twice gives the same bytes.
+/// Builds `Vectors/` from the scenario definitions in ``ValidVectors``,
+/// ``InvalidVectors`` and ``SyncVectors``. Everything is fixed (actor ids,
+/// timestamps) or seeded, so generating twice gives the same bytes.
 public enum VectorGenerator {
     public static func generate() throws -> GeneratedVectors {
         var builder = VectorBuilder()
         try ValidVectors.add(to: &builder)
         try InvalidVectors.add(to: &builder)
-        var files = builder.files
-        let manifest = VectorManifest(vectors: builder.vectors)
+        var syncBuilder = SyncVectorBuilder()
+        try SyncVectors.add(to: &syncBuilder)
+        var files = builder.files.merging(syncBuilder.files) { _, _ in
+            preconditionFailure("document and sync vectors share a path")
+        }
+        let manifest = VectorManifest(vectors: builder.vectors, sync: syncBuilder.vectors)
         files[VectorManifest.fileName] = Array(manifest.text.utf8)
         return GeneratedVectors(files: files, manifest: manifest)
     }

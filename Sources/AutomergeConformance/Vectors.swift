@@ -98,13 +98,19 @@ public enum VectorError: Error, CustomStringConvertible {
     }
 }
 
-/// `Vectors/manifest.json`: the list of vectors.
+/// `Vectors/manifest.json`: the list of vectors. Documents are under
+/// `vectors`; sync messages, states and Bloom filters under `sync` (absent
+/// in older manifests), so that readers of `vectors` see only documents.
 public struct VectorManifest: Sendable {
     public var vectors: [Vector]
+    public var sync: [SyncVector]
 
     public static let fileName = "manifest.json"
 
-    public init(vectors: [Vector]) { self.vectors = vectors }
+    public init(vectors: [Vector], sync: [SyncVector] = []) {
+        self.vectors = vectors
+        self.sync = sync
+    }
 
     public init(contentsOf directory: URL) throws {
         let bytes = try FileAccess.read(directory.appendingPathComponent(Self.fileName).path)
@@ -112,6 +118,11 @@ public struct VectorManifest: Sendable {
             throw VectorError.badManifest("expected {\"vectors\": [...]}")
         }
         vectors = try entries.map(Vector.init(entry:))
+        switch root["sync"] {
+        case nil: sync = []
+        case .array(let entries)?: sync = try entries.map(SyncVector.init(entry:))
+        default: throw VectorError.badManifest("\"sync\" is not an array")
+        }
     }
 
     /// The manifest as JSON text, one vector per line (stable, diff-friendly).
@@ -121,6 +132,11 @@ public struct VectorManifest: Sendable {
         out += "  \"vectors\": [\n"
         for (index, vector) in vectors.enumerated() {
             out += "    " + vector.manifestEntry.serialized + (index + 1 < vectors.count ? ",\n" : "\n")
+        }
+        guard !sync.isEmpty else { return out + "  ]\n}\n" }
+        out += "  ],\n  \"sync\": [\n"
+        for (index, vector) in sync.enumerated() {
+            out += "    " + vector.manifestEntry.serialized + (index + 1 < sync.count ? ",\n" : "\n")
         }
         return out + "  ]\n}\n"
     }
@@ -134,7 +150,7 @@ public struct GeneratedVectors: Sendable {
     /// Writes every file under `directory`, first removing the generated
     /// folders and manifest (so a vector that was dropped does not linger).
     public func write(to directory: URL) throws(FileAccessError) {
-        for folder in ["valid", "invalid", "either"] {
+        for folder in ["valid", "invalid", "either", "sync"] {
             try FileAccess.removeIfPresent(directory.appendingPathComponent(folder).path)
         }
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
