@@ -8,7 +8,7 @@
 // library, which `swift test` also runs over Corpus/ without libFuzzer.
 import PackageDescription
 
-let targets = ["load", "changes", "decode", "ops"]
+let targets = ["load", "changes", "decode", "ops", "sync"]
 
 let package = Package(
     name: "AutomergeFuzz",

@@ -49,3 +49,44 @@ public enum ChecksumRepair {
         return copy
     }
 }
+
+extension ChecksumRepair {
+    /// `repair` for the chunks of each change entry of a sync message that
+    /// starts at `offset` (the `sync` target's input: two selector bytes,
+    /// then the message). Stops where the message's structure breaks.
+    public static func repairSyncMessage(_ bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        var position = offset
+        func uleb() -> Int? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while position < bytes.count, shift < 64 {
+                let byte = bytes[position]
+                position += 1
+                value |= UInt64(byte & 0x7F) << shift
+                shift += 7
+                if byte & 0x80 == 0 { return value <= UInt64(bytes.count) ? Int(value) : nil }
+            }
+            return nil
+        }
+        func skip(_ count: Int) -> Bool {
+            guard count <= bytes.count - position else { return false }
+            position += count
+            return true
+        }
+        func skipHashes() -> Bool {
+            guard let count = uleb(), count <= bytes.count / 32 else { return false }
+            return skip(count * 32)
+        }
+        // type byte, heads, need, have list
+        guard skip(1), skipHashes(), skipHashes(), let haves = uleb() else { return }
+        for _ in 0..<haves {
+            guard skipHashes(), let length = uleb(), skip(length) else { return }
+        }
+        guard let entries = uleb() else { return }
+        for _ in 0..<entries {
+            guard let length = uleb(), length <= bytes.count - position else { return }
+            repair(UnsafeMutableBufferPointer(rebasing: bytes[position..<position + length]))
+            position += length
+        }
+    }
+}

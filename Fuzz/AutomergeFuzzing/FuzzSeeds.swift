@@ -11,6 +11,7 @@ public enum FuzzSeeds {
         case .changes: return try changeSeeds() + SparseIdSeeds.changeSeeds()
         case .decode: return try decodeSeeds() + SparseIdSeeds.decodeSeeds()
         case .ops: return opsSeeds()
+        case .sync: return try syncSeeds()
         }
     }
 
@@ -205,4 +206,101 @@ public enum FuzzSeeds {
         }
         return Data(script)
     }
+}
+
+extension FuzzSeeds {
+    /// Every message of real sync sessions, behind the two selector bytes of
+    /// the setup in which it is the next message its receiver gets (or close
+    /// to it), and saved states. The target's own pairs, also over a link
+    /// that drops flags trailers (V1 messages, one change per entry) and
+    /// with a read-only side; an empty document against prose (a whole
+    /// document, V2 and V1); two empty documents; hand-made requests.
+    static func syncSeeds() throws -> [(name: String, data: Data)] {
+        var seeds: [(String, Data)] = []
+        func add(_ name: String, _ prefix: [UInt8], _ payload: Data) {
+            seeds.append(("seed-\(name)", Data(prefix) + payload))
+        }
+        func peers(pair: Int, readOnly: Bool = false) throws -> (SyncPeerUnderTest, SyncPeerUnderTest) {
+            let (a, b) = try SyncDocuments.pair(pair)
+            return (SyncPeerUnderTest("a", a, SyncState(readOnly: readOnly)), SyncPeerUnderTest("b", b))
+        }
+
+        for pair in 0..<SyncDocuments.pairCount {
+            for legacy in [false, true] {
+                let (a, b) = try peers(pair: pair)
+                let name = "pair\(pair)\(legacy ? "-v1" : "")"
+                for (number, sent) in try SyncWorld.transcript(a, b, legacyLink: legacy).enumerated() {
+                    let prefix = SyncSetup.bytes(.midSession, pair: pair, rounds: sent.round, receiver: sent.to,
+                                                 withPatches: number % 2 == 1, legacyLink: legacy)
+                    add("\(name)-\(number)-to-\("ab"[sent.to])", prefix, sent.message)
+                }
+                for (side, peer) in [a, b].enumerated() {
+                    let prefix = SyncSetup.bytes(.restored, pair: pair, rounds: 3, receiver: side, payloadState: true, legacyLink: legacy)
+                    add("\(name)-state-\("ab"[side])", prefix, peer.state.encode())
+                }
+            }
+            // Each pair's opening message, to a fresh empty document.
+            let (a, _) = try peers(pair: pair)
+            if let opening = a.doc.generateSyncMessage(state: a.state) {
+                add("pair\(pair)-opening-to-fresh", SyncSetup.bytes(.fresh, pair: pair), opening)
+            }
+        }
+
+        // A read-only side that later stops being read-only (flags 0x86, then 0x85).
+        let (reader, writer) = try peers(pair: 0, readOnly: true)
+        var sent = try SyncWorld.transcript(reader, writer, legacyLink: false)
+        reader.state.isReadOnly = false
+        sent += try SyncWorld.transcript(reader, writer, legacyLink: false, firstRound: (sent.last?.round ?? 0) + 1)
+        for (number, message) in sent.enumerated() {
+            let prefix = message.to == 0
+                ? SyncSetup.bytes(.readOnly, pair: 0, rounds: message.round, receiver: 0)
+                : SyncSetup.bytes(.midSession, pair: 0, rounds: message.round, receiver: 1)
+            add("read-only-\(number)-to-\("ab"[message.to])", prefix, message.message)
+        }
+
+        // An empty document against a page of prose: the whole document in
+        // one V2 message, or its changes one per V1 entry.
+        for legacy in [false, true] {
+            let empty = Document()
+            empty.actor = FixedActor.make(0x3F)
+            let prose = SyncPeerUnderTest("prose", try SyncSeedDocuments.prose(actor: 0x3E, sentences: SyncSeedDocuments.sentences.count))
+            let name = legacy ? "moby-v1" : "moby"
+            for (number, sent) in try SyncWorld.transcript(SyncPeerUnderTest("empty", empty), prose, legacyLink: legacy).enumerated() {
+                let prefix = sent.to == 0
+                    ? SyncSetup.bytes(.fresh, pair: number % SyncDocuments.pairCount, withPatches: legacy, legacyLink: legacy)
+                    : SyncSetup.bytes(.midSession, pair: 1, rounds: sent.round, receiver: 0, legacyLink: legacy)
+                add("\(name)-\(number)-to-\(sent.to == 0 ? "empty" : "prose")", prefix, sent.message)
+            }
+        }
+
+        // Two empty documents.
+        let (first, second) = (Document(), Document())
+        first.actor = FixedActor.make(0x3C)
+        second.actor = FixedActor.make(0x3D)
+        for (number, sent) in try SyncWorld.transcript(SyncPeerUnderTest("a", first), SyncPeerUnderTest("b", second), legacyLink: false).enumerated() {
+            add("empty-empty-\(number)", SyncSetup.bytes(.fresh, pair: number % SyncDocuments.pairCount), sent.message)
+        }
+
+        // Hand-made: the opening message as automerge-swift 0.6.1 (Rust 0.6)
+        // writes its trailer; a request for one change by hash (a V1 peer); a
+        // request to start over; the empty saved state.
+        let (a, b) = try peers(pair: 0)
+        if let opening = a.doc.generateSyncMessage(state: a.state) {
+            var message = try SyncMessage(bytes: opening)
+            message.flags = nil
+            add("rust06-trailer", SyncSetup.bytes(.midSession, pair: 0, receiver: 1), message.encode() + [0x02, 0x01, 0x02])
+        }
+        let history = b.doc.getHistory()
+        add("need-one-change", SyncSetup.bytes(.midSession, pair: 0, receiver: 1),
+            SyncMessage(version: .v1, need: [history[history.count / 2]]).encode())
+        add("reset-request", SyncSetup.bytes(.midSession, pair: 0, rounds: 2, receiver: 0),
+            SyncMessage(version: .v1, heads: b.doc.heads().sorted(), have: [SyncHave()], flags: [.supportsSyncReset]).encode())
+        add("state-empty", SyncSetup.bytes(.restored, pair: 2, rounds: 1, payloadState: true), Data([0x43, 0x00]))
+        return seeds
+    }
+}
+
+extension String {
+    /// The character at `offset` ("ab"[1] is "b").
+    fileprivate subscript(offset: Int) -> String { String(self[index(startIndex, offsetBy: offset)]) }
 }

@@ -19,6 +19,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case decode
     /// The bytes as an edit script for three peers that must converge.
     case ops
+    /// Two selector bytes, then a sync message received at some point of a
+    /// real sync session, and a saved sync state.
+    case sync
 
     /// Runs the target on one input.
     public func run(_ data: Data) throws(FuzzFailure) {
@@ -27,6 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .changes: try ChangesTarget.run(data)
         case .decode: try DecodeTarget.run(data)
         case .ops: try OpsTarget.run(data)
+        case .sync: try SyncTarget.run(data)
         }
     }
 
@@ -34,7 +38,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public var maxLength: Int {
         switch self {
         case .load, .decode: return 65_536
-        case .changes: return 16_384
+        case .changes, .sync: return 16_384
         case .ops: return 4_096
         }
     }

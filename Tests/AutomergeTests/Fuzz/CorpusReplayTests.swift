@@ -48,11 +48,15 @@ struct CorpusReplayTests {
         #expect(total < 5_000_000, "Corpus/ holds \(total) bytes")
     }
 
-    /// `scripts/fuzz-seeds.sh` runs this with AUTOMERGE_FUZZ_WRITE_SEEDS set to write the seeds.
+    /// `scripts/fuzz-seeds.sh` runs this with AUTOMERGE_FUZZ_WRITE_SEEDS set to write the seeds
+    /// (of the targets AUTOMERGE_FUZZ_SEED_TARGETS names, separated by spaces; every target when empty).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["AUTOMERGE_FUZZ_WRITE_SEEDS"] != nil))
     func writeSeeds() throws {
-        let root = URL(fileURLWithPath: ProcessInfo.processInfo.environment["AUTOMERGE_FUZZ_WRITE_SEEDS"]!)
-        for target in FuzzTarget.allCases {
+        let environment = ProcessInfo.processInfo.environment
+        let root = URL(fileURLWithPath: environment["AUTOMERGE_FUZZ_WRITE_SEEDS"]!)
+        let names = (environment["AUTOMERGE_FUZZ_SEED_TARGETS"] ?? "").split(separator: " ").map(String.init)
+        for name in names where FuzzTarget(rawValue: name) == nil { Issue.record("no fuzz target \(name)") }
+        for target in FuzzTarget.allCases where names.isEmpty || names.contains(target.rawValue) {
             let dir = root.appendingPathComponent(target.rawValue)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             for old in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where old.hasPrefix("seed-") {
