@@ -15,8 +15,8 @@ import Darwin
 /// until both are done, so the API stays synchronous and nothing escapes.
 enum Concurrently {
     /// Runs `first` and `second` at once and returns both results. `first`
-    /// runs on the calling thread, `second` on a worker (or after `first`,
-    /// on the calling thread, when no worker is free).
+    /// always runs on the calling thread, `second` on a worker (or after
+    /// `first`, on the calling thread, when no worker is free).
     ///
     /// Which thread runs which matters for memory: glibc gives each thread
     /// its own heap, and returns the free memory at the top of a worker's
@@ -33,18 +33,21 @@ enum Concurrently {
         withoutActuallyEscaping(first) { first in
             withoutActuallyEscaping(second) { second in
                 let work = Work(first: first, second: second)
-                // Dispatch decides which iteration the calling thread runs,
-                // so each participant claims a piece of work instead: the
-                // calling thread `first` unless it is taken, a worker the
-                // other way round. Each slot is written by one participant
-                // and read only after concurrentPerform has returned.
+                // Dispatch decides which iterations the calling thread runs
+                // (under load, possibly none), so each participant claims a
+                // piece instead: the calling thread `first`, then `second`
+                // if still free; a worker only `second`. Each slot is
+                // written by one participant and read only after
+                // concurrentPerform has returned.
                 DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                    if claims.claimFirst(preferred: pthread_equal(pthread_self(), caller) != 0) {
+                    if pthread_equal(pthread_self(), caller) != 0, claims.claim(.first) {
                         results.first = work.first()
-                    } else {
+                    } else if claims.claim(.second) {
                         results.second = work.second()
                     }
                 }
+                // Both iterations ran on workers: `first` is still the caller's.
+                if results.first == nil { results.first = work.first() }
             }
         }
         guard let first = results.first, let second = results.second else {
@@ -56,17 +59,13 @@ enum Concurrently {
     /// Which of the two pieces of work has been taken.
     private final class Claims: @unchecked Sendable {
         private let lock = Lock()
-        private var firstTaken = false
-        private var secondTaken = false
+        private var taken: Set<Piece> = []
 
-        /// Takes `first` if `preferred` and it is free, or if `second` is
-        /// taken; else takes `second`. True when it took `first`.
-        func claimFirst(preferred: Bool) -> Bool {
-            lock.withLock {
-                let takeFirst = !firstTaken && (preferred || secondTaken)
-                if takeFirst { firstTaken = true } else { secondTaken = true }
-                return takeFirst
-            }
+        enum Piece { case first, second }
+
+        /// Takes `piece` if it is free; true when it did.
+        func claim(_ piece: Piece) -> Bool {
+            lock.withLock { taken.insert(piece).inserted }
         }
     }
 
