@@ -73,11 +73,15 @@ extension SyncBloomFilter {
         // Rust accepts these, then divides by zero (no bits) or overflows
         // (more bits than 32 bits count) or loops for billions of probes
         // when it checks a hash against the filter.
-        if entries != 0 {
-            guard !bits.isEmpty else { throw .bloomFilterWithoutBits(have: index, entries: entries) }
-            guard bits.count < 1 << 29 else { throw .bloomFilterTooLarge(have: index, bytes: bits.count) }
-            guard probes <= Self.maximumProbeCount else { throw .tooManyProbes(have: index, probes: probes) }
+        // A filter of no entries contains nothing and is written as no bytes,
+        // whatever parameters it was sent with: it is the empty filter.
+        guard entries != 0 else {
+            self.init()
+            return
         }
+        guard !bits.isEmpty else { throw .bloomFilterWithoutBits(have: index, entries: entries) }
+        guard bits.count < 1 << 29 else { throw .bloomFilterTooLarge(have: index, bytes: bits.count) }
+        guard probes <= Self.maximumProbeCount else { throw .tooManyProbes(have: index, probes: probes) }
         self.init(entryCount: entries, bitsPerEntry: bitsPerEntry, probeCount: probes, bits: Array(bits))
     }
 }
