@@ -48,8 +48,8 @@ struct ChangeChecker {
         return CheckedChange(change: change, author: author, ops: changeOps)
     }
 
-    /// A change's max op may not fall below that of its author's previous
-    /// change or of any dependency: a saved document with such a change
+    /// A change's ops must start above its author's previous change's, and
+    /// its max op may not fall below that of any dependency: a saved document with such a change
     /// would fail the loader's max-op check (Rust's too), so it could never
     /// be opened again (found by fuzzing: Corpus/changes/max-op-below-dependency).
     private func checkMaxOp(_ change: DecodedChange, author: UInt32) throws(AutomergeError) {
@@ -57,6 +57,12 @@ struct ChangeChecker {
         var floor: UInt64 = 0
         if let previous = known.hash(actor: author, sequence: change.stored.sequence - 1) {
             floor = known.maxOp(of: previous) ?? 0
+            // The author's ops are counted upwards, change after change: ops
+            // below its previous change's max op would reuse op ids the
+            // document holds (found by fuzzing: Corpus/sync/received-change-reuses-own-op-ids).
+            guard change.stored.startOp > floor else {
+                throw .invalidChange("change \(change.hash) starts at op \(change.stored.startOp), not above the max op \(floor) of its author's previous change")
+            }
         }
         for dependency in change.stored.dependencies {
             floor = max(floor, known.maxOp(of: dependency) ?? 0)
