@@ -290,4 +290,51 @@ struct FuzzRegressionTests {
         flagged.heads = [try #require(changes.last).hash]
         #expect(throws: AutomergeError.self) { try Document(Data(DocumentChunk.encode(flagged, compress: false))) }
     }
+
+    /// A bloom filter of no entries but other parameters than 10 and 7
+    /// decoded unequal to its own re-encoding (written as no bytes).
+    @Test func emptyBloomFilterLosesParameters() throws {
+        try FuzzTarget.sync.run(try Self.corpusFile("sync", "empty-bloom-filter-loses-parameters"))
+        let filter = try SyncBloomFilter(decoding: [0, 5, 3][...])
+        #expect(filter == SyncBloomFilter() && filter.bytes.isEmpty)
+    }
+
+    /// A received change whose ops start at or below its author's previous
+    /// change's max op reused op ids; the document then saved bytes that do
+    /// not load ("duplicate op id"). It is refused, the document unchanged.
+    @Test func receivedChangeReusesOwnOpIds() throws {
+        try FuzzTarget.sync.run(try Self.corpusFile("sync", "received-change-reuses-own-op-ids"))
+        let doc = Document()
+        doc.actor = Self.author
+        try doc.put(obj: .ROOT, key: "a", value: .Int(1))
+        try doc.put(obj: .ROOT, key: "b", value: .Int(2))
+        doc.commitChange()
+        let overlapping = Self.change([Self.op(.map("c"))], sequence: 2, startOp: 2, dependencies: Array(doc.heads()))
+        let before = doc.save(compress: false)
+        #expect(throws: AutomergeError.self) { try doc.applyEncodedChanges(encoded: Data(overlapping)) }
+        #expect(doc.save(compress: false) == before)
+        let next = Self.change([Self.op(.map("c"))], sequence: 2, startOp: 3, dependencies: Array(doc.heads()))
+        try doc.applyEncodedChanges(encoded: Data(next))
+        #expect(try Document(doc.save()).heads() == doc.heads())
+    }
+
+    /// A whole-document sync message carried the sender's queued orphans;
+    /// one the receiver could apply but had to refuse made it refuse the
+    /// whole document, every time. Whole-document messages now carry the
+    /// document chunk alone.
+    @Test func wholeDocumentMessageCarriesOrphan() throws {
+        try FuzzTarget.sync.run(try Self.corpusFile("sync", "whole-document-message-carries-orphan"))
+        let doc = Document()
+        try doc.put(obj: .ROOT, key: "k", value: .Int(1))
+        doc.commitChange()
+        let missing = ChangeHash(bytes: [UInt8](repeating: 7, count: 32))
+        try doc.applyEncodedChanges(encoded: Data(Self.change([Self.op(.map("o"))], dependencies: [missing])))
+        let (ours, theirs) = (SyncState(), SyncState())
+        try Document().receiveSyncMessage(state: theirs, message: SyncMessage(have: [SyncHave()], flags: []).encode())
+        try doc.receiveSyncMessage(state: ours, message: SyncMessage(have: [SyncHave()], flags: []).encode())
+        let message = try SyncMessage(bytes: try #require(doc.generateSyncMessage(state: ours)))
+        #expect(message.version == .v2 && message.changes.count == 1)
+        let chunks = try StorageFile.decode(message.changes[0])
+        #expect(chunks.count == 1, "the document chunk alone, no orphan after it")
+    }
 }
