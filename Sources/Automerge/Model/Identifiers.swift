@@ -212,8 +212,12 @@ public enum TextEncoding: Equatable, Hashable, Sendable {
     case graphemeCluster
 }
 
-enum Hex {
-    static func encode<C: Sequence>(_ bytes: C) -> String where C.Element == UInt8 {
+/// Lowercase hex out, either case in: the form ids, hashes and messages take
+/// in text. Public to the conformance tooling only.
+@_spi(Conformance)
+public enum Hex {
+    /// Two lowercase digits per byte.
+    public static func encode<C: Sequence>(_ bytes: C) -> String where C.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         for byte in bytes {
@@ -223,7 +227,8 @@ enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func decode(_ string: String) -> [UInt8]? {
+    /// The bytes of an even number of hex digits (either case); nil for anything else.
+    public static func decode(_ string: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(string.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         func nibble(_ c: UInt8) -> UInt8? {
