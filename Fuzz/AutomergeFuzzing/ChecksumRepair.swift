@@ -1,3 +1,4 @@
+import AutomergeConformance
 import Crypto
 
 /// Rewrites the checksum of every complete document and change chunk in a
@@ -13,33 +14,30 @@ public enum ChecksumRepair {
         while position + 10 <= bytes.count, bytes[position..<position + 4].elementsEqual(magic) {
             let type = bytes[position + 8]
             var cursor = position + 9
-            var length: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                guard cursor < bytes.count, shift < 64 else { return }
-                let byte = bytes[cursor]
-                cursor += 1
-                length |= UInt64(byte & 0x7F) << shift
-                shift += 7
-                if byte & 0x80 == 0 { break }
-            }
-            guard length <= UInt64(bytes.count - cursor) else { return }
+            guard let length = uleb(bytes, at: &cursor), length <= UInt64(bytes.count - cursor) else { return }
             let end = cursor + Int(length)
             if type == 0 || type == 1 {
                 var hasher = SHA256()
-                var prefix: [UInt8] = [type]
-                var rest = length
-                repeat {
-                    let low = UInt8(rest & 0x7F)
-                    rest >>= 7
-                    prefix.append(rest == 0 ? low : low | 0x80)
-                } while rest != 0
-                hasher.update(data: prefix)
+                hasher.update(data: [type] + Bytes.uleb(length))
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[cursor..<end])))
                 for (offset, byte) in hasher.finalize().prefix(4).enumerated() { bytes[position + 4 + offset] = byte }
             }
             position = end
         }
+    }
+
+    /// The uLEB128 number at `position`, moving past it; nil if the bytes end first or it passes 64 bits.
+    static func uleb(_ bytes: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < bytes.count, shift < 64 {
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            shift += 7
+            if byte & 0x80 == 0 { return value }
+        }
+        return nil
     }
 
     /// `repair` on a copy.
@@ -57,16 +55,8 @@ extension ChecksumRepair {
     public static func repairSyncMessage(_ bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         var position = offset
         func uleb() -> Int? {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while position < bytes.count, shift < 64 {
-                let byte = bytes[position]
-                position += 1
-                value |= UInt64(byte & 0x7F) << shift
-                shift += 7
-                if byte & 0x80 == 0 { return value <= UInt64(bytes.count) ? Int(value) : nil }
-            }
-            return nil
+            guard let value = ChecksumRepair.uleb(bytes, at: &position), value <= UInt64(bytes.count) else { return nil }
+            return Int(value)
         }
         func skip(_ count: Int) -> Bool {
             guard count <= bytes.count - position else { return false }
