@@ -85,7 +85,7 @@ struct SyncBench: ParsableCommand {
             let a = try Document(workload.source)
             let b = workload.target.isEmpty ? Document() : try Document(workload.target)
             let (stateA, stateB) = workload.resume
-                ? (try SyncState(bytes: Self.state(b.heads())), try SyncState(bytes: Self.state(b.heads())))
+                ? (try SyncState(bytes: Data(Bytes.syncState(sharedHeads: b.heads()))), try SyncState(bytes: Data(Bytes.syncState(sharedHeads: b.heads()))))
                 : (SyncState(), SyncState())
             var figures = Figures(milliseconds: 0, messages: (0, 0), bytes: (0, 0))
             let start = DispatchTime.now().uptimeNanoseconds
@@ -141,12 +141,5 @@ struct SyncBench: ParsableCommand {
         return Figures(milliseconds: try number("median_ms"),
                        messages: (Int(try number("messages_a_to_b")), Int(try number("messages_b_to_a"))),
                        bytes: (Int(try number("bytes_a_to_b")), Int(try number("bytes_b_to_a"))))
-    }
-
-    /// A saved sync state whose shared heads are `heads`.
-    static func state(_ heads: Set<ChangeHash>) -> Data {
-        var bytes: [UInt8] = [0x43] + Bytes.uleb(UInt64(heads.count))
-        for head in heads.sorted() { bytes += head.bytes }
-        return Data(bytes)
     }
 }

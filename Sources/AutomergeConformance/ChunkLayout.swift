@@ -7,6 +7,7 @@ import Crypto
 /// the invalid vectors, or to compare the op columns of two saves) without
 /// going through the implementation under test.
 public enum Bytes {
+    /// `value` as unsigned LEB128.
     public static func uleb(_ value: UInt64) -> [UInt8] {
         var out: [UInt8] = []
         var v = value
@@ -19,6 +20,7 @@ public enum Bytes {
         return out
     }
 
+    /// `value` as signed LEB128.
     public static func sleb(_ value: Int64) -> [UInt8] {
         var out: [UInt8] = []
         var v = value
@@ -33,12 +35,20 @@ public enum Bytes {
         }
     }
 
+    /// `bytes` as lowercase hex digits.
     public static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
     /// Bytes from hex digits (either case); nil if `text` is not hex.
     public static func fromHex(_ text: Substring) -> [UInt8]? { Hex.decode(text) }
 
+    /// The SHA-256 digest of `bytes`.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
+
+    /// A persisted sync state (`43`, a count, the hashes in order) whose
+    /// shared heads are `heads`: what a peer that once synced to `heads` keeps.
+    public static func syncState(sharedHeads heads: Set<ChangeHash>) -> [UInt8] {
+        heads.sorted().reduce([0x43] + uleb(UInt64(heads.count))) { $0 + $1.bytes }
+    }
 }
 
 /// A cursor over bytes that fails with `nil` rather than trapping.

@@ -280,11 +280,8 @@ enum SyncVectors {
         }
         parts.append(changes)
         if let flags = message.flags {
-            var names: [String] = []
-            if flags.contains(.syncReset) { names.append("sync_reset") }
-            if flags.contains(.readOnly) { names.append("read_only") }
-            if flags.contains(.supportsSyncReset) { names.append("supports_sync_reset") }
-            parts.append("flags trailer 02 02 \(String(0x80 | flags.rawValue, radix: 16)) [\(names.joined(separator: ", "))]")
+            let names = SyncMessageJSON.flagNames(flags).joined(separator: ", ")
+            parts.append("flags trailer 02 02 \(String(0x80 | flags.rawValue, radix: 16)) [\(names)]")
         } else {
             parts.append("no flags trailer")
         }
@@ -364,7 +361,7 @@ enum SyncVectors {
         // A peer that lost data: b's saved state says it last synced at
         // heads a no longer has, so a asks b to start over (a reset message).
         let full = SyncFixtures.document(changes: 10)
-        let remembered = try SyncState(bytes: Data(SyncFixtures.state(sharedHeads: full.heads())))
+        let remembered = try SyncState(bytes: Data(Bytes.syncState(sharedHeads: full.heads())))
         let reset = Session(
             "reset", "a restarted from an older copy (5 of 10 changes); b holds all 10 and a saved state naming the 10th as shared; b speaks first",
             a: LocalSyncPeer(document: SyncFixtures.document(changes: 5)),

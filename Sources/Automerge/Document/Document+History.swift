@@ -168,13 +168,9 @@ extension DocumentState {
     /// the state before (pending edits committed) to the state after.
     mutating func applyWithPatches(_ changes: [DecodedChange]) throws(AutomergeError) -> [Patch] {
         let pending = pendingChange()
-        var before = history.heads
-        if let pending {
-            before.subtract(pending.header.dependencies)
-            before.insert(pending.hash)
-        }
+        let before = heads(committing: pending)
         try apply(changes, committing: pending)
-        return patches(from: try clock(before), to: try clock(history.heads))
+        return try patches(since: before)
     }
 
     func publicChange(_ record: ChangeRecord) -> Change {

@@ -10,6 +10,11 @@ extension DocumentState {
         return result
     }
 
+    /// The patches from the document at `heads` to the document now.
+    func patches(since heads: Set<ChangeHash>) throws(AutomergeError) -> [Patch] {
+        patches(from: try clock(heads), to: try clock(history.heads))
+    }
+
     private func diffObject(_ id: OpId, path: [PathElement], before: Clock?, after: Clock?, isNew: Bool, into result: inout [Patch]) {
         guard let object = ops.object(id) else { return }
         let obj = ops.objId(id)

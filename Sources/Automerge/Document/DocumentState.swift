@@ -127,6 +127,16 @@ struct DocumentState: Sendable {
         return PendingChange(header: header, maxOp: maxOp, hash: encoded.hash, bytes: encoded.bytes, actor: transaction.actor)
     }
 
+    /// The heads the history would have with `pending` committed.
+    func heads(committing pending: PendingChange?) -> Set<ChangeHash> {
+        var heads = history.heads
+        if let pending {
+            heads.subtract(pending.header.dependencies)
+            heads.insert(pending.hash)
+        }
+        return heads
+    }
+
     mutating func addToHistory(_ change: StoredChange, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
         addToHistory(change.header, maxOp: change.maxOp, hash: hash, bytes: bytes, actor: actor)
     }

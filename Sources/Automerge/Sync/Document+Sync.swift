@@ -43,7 +43,7 @@ extension Document {
         return try changing { document throws(ReceiveSyncError) in
             guard let before = try Self.receive(decoded, into: &document, state: state) else { return [] }
             do throws(AutomergeError) {
-                return document.patches(from: try document.clock(before), to: try document.clock(document.history.heads))
+                return try document.patches(since: before)
             } catch {
                 throw ReceiveSyncError(.changesRefused(error))
             }

@@ -19,11 +19,7 @@ extension DocumentState {
         }
 
         let pending = pendingChange()
-        var before = history.heads
-        if let pending {
-            before.subtract(pending.header.dependencies)
-            before.insert(pending.hash)
-        }
+        let before = heads(committing: pending)
         let beforeSorted = before.sorted()
         var applied = false
         if !message.changes.isEmpty && !next.isReadOnly {

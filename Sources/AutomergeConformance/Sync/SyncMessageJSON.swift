@@ -7,14 +7,7 @@ public enum SyncMessageJSON {
     /// `{"version","heads","need","have":[{"last_sync","bloom"}],"changes","change_bytes","flags"}`:
     /// `changes` counts the entries; `flags` is null without a trailer, else the bitfield's names.
     public static func describe(_ message: SyncMessage) -> JSONValue {
-        var flags: JSONValue = .null
-        if let trailer = message.flags {
-            var names: [JSONValue] = []
-            if trailer.contains(.syncReset) { names.append(.string("sync_reset")) }
-            if trailer.contains(.readOnly) { names.append(.string("read_only")) }
-            if trailer.contains(.supportsSyncReset) { names.append(.string("supports_sync_reset")) }
-            flags = .array(names)
-        }
+        let flags: JSONValue = message.flags.map { .array(flagNames($0).map(JSONValue.string)) } ?? .null
         return .object([
             "version": .number(message.version == .v1 ? "1" : "2"),
             "heads": hashes(message.heads),
@@ -26,6 +19,14 @@ public enum SyncMessageJSON {
             "change_bytes": .array(message.changes.map { .number("\($0.count)") }),
             "flags": flags,
         ])
+    }
+
+    /// The names of the flags set in a trailer, in bit order, as the JSON and the vectors spell them.
+    static func flagNames(_ flags: SyncMessageFlags) -> [String] {
+        let named: [(SyncMessageFlags, String)] = [
+            (.syncReset, "sync_reset"), (.readOnly, "read_only"), (.supportsSyncReset, "supports_sync_reset"),
+        ]
+        return named.filter { flags.contains($0.0) }.map(\.1)
     }
 
     static func hashes(_ hashes: [ChangeHash]) -> JSONValue { .array(hashes.map { .string($0.description) }) }

@@ -125,11 +125,4 @@ enum SyncFixtures {
         copy.actor = Self.actor(actor)
         return copy
     }
-
-    /// The persisted sync state whose shared heads are `heads`.
-    static func state(sharedHeads heads: Set<ChangeHash>) -> [UInt8] {
-        var out: [UInt8] = [0x43] + Bytes.uleb(UInt64(heads.count))
-        for head in heads.sorted() { out += head.bytes }
-        return out
-    }
 }

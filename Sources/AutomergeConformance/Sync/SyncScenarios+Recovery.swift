@@ -74,7 +74,7 @@ extension SyncScenario {
                 if SyncBloomFilter(hashes: one.heads()).contains(two.heads().first!) { break }
             }
             let a = try context.peer(0, one), b = try context.peer(1, two)
-            let state = SyncFixtures.state(sharedHeads: base.heads())
+            let state = Bytes.syncState(sharedHeads: base.heads())
             try a.decodeState(state)
             try b.decodeState(state)
             try context.sync(a, b)
@@ -101,7 +101,7 @@ extension SyncScenario {
             try two.put(obj: .ROOT, key: "x", value: .String("final @ 89abcdef"))
             two.commitReproducibly()
             let a = try context.peer(0, one), b = try context.peer(1, two)
-            let state = SyncFixtures.state(sharedHeads: base.heads())
+            let state = Bytes.syncState(sharedHeads: base.heads())
             try a.decodeState(state)
             try b.decodeState(state)
             try context.sync(a, b)
