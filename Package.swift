@@ -16,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -26,6 +27,7 @@ let package = Package(
             dependencies: [
                 "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(name: "AutomergeUtilities", dependencies: ["Automerge"]),

@@ -17,7 +17,8 @@ extension DocumentState {
     /// cores beats one walk (a save of 20,000 ops takes about 2 ms).
     static let concurrentSaveThreshold: UInt64 = 20_000
 
-    func documentChunk(compress: Bool) -> [UInt8] {
+    /// The document chunk, its long columns deflated with `effort` (none when nil).
+    func documentChunk(deflating effort: DeflateEffort?) -> [UInt8] {
         // Only authors of changes are in a document's actor table; op-set
         // actor index -> position in that table.
         var isAuthor = [Bool](repeating: false, count: ops.actors.count)
@@ -33,8 +34,8 @@ extension DocumentState {
                                  dependencies: record.dependencyIndices, extraBytes: record.extraBytes)
         }
 
-        let queue = compress ? Deflate.Queue() : nil
-        let changeColumns = DeflatingColumns(DocumentChangeColumns.encode(changes), on: queue)
+        let queue = effort == nil ? nil : Deflate.Queue()
+        let changeColumns = DeflatingColumns(DocumentChangeColumns.encode(changes), on: queue, effort: effort ?? .fast)
         let objects = ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) })
         var writer: OpColumnWriter
         if ops.maxOp >= Self.concurrentSaveThreshold {
@@ -47,7 +48,7 @@ extension DocumentState {
         } else {
             writer = encodeOpRows(of: objects, docIndex: docIndex, half: .all)
         }
-        let opColumns = DeflatingColumns(writer.finish(), on: queue)
+        let opColumns = DeflatingColumns(writer.finish(), on: queue, effort: effort ?? .fast)
         queue?.drain()
         let heads = history.heads.sorted()
         return DocumentChunk.encode(

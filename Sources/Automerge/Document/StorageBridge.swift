@@ -31,7 +31,7 @@ enum StorageBridge {
     /// A document chunk, then the raw bytes of changes still waiting for
     /// their dependencies (Rust's `retain_orphans`).
     static func save(_ state: DocumentState, compress: Bool) -> [UInt8] {
-        var bytes = state.documentChunk(compress: compress)
+        var bytes = state.documentChunk(deflating: compress ? .fast : nil)
         for orphan in state.queue { bytes.append(contentsOf: orphan.bytes) }
         return bytes
     }

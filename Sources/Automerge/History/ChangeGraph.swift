@@ -1,3 +1,5 @@
+import HeapModule
+
 /// The history of a document: every applied change in the order it was
 /// added (the order a saved document lists them), the heads, and the
 /// causal clocks that historical reads need.
@@ -69,11 +71,49 @@ struct ChangeGraph: Sendable {
 
     /// Record indices of the changes not reachable from `heads` (hashes the
     /// graph lacks are ignored), in graph order.
+    ///
+    /// Walks back from our heads and from `heads` together, highest record
+    /// index first, and stops once every change still to visit is reachable
+    /// from `heads`: the cost follows the changes since `heads`, not the
+    /// length of the history (a sync message after one new change in a long
+    /// history visits a handful of records). Records are in causal order
+    /// (a dependency's index is below its dependents'), so by the time a
+    /// record is reached every change that could mark it reachable from
+    /// `heads` has been visited.
     func indices(notReachableFrom heads: some Sequence<ChangeHash>) -> [Int] {
-        let known = heads.filter { indexOf[$0] != nil }
-        if Set(known) == self.heads { return [] }
-        let included = ancestors(of: known)
-        return records.indices.filter { !included[$0] }
+        let known = Set(heads.compactMap { indexOf[$0] })
+        if known.isEmpty { return Array(records.indices) }
+        var reachableFromHeads: [Int: Bool] = [:]
+        var queue = Heap<Int>()
+        var unreachableQueued = 0
+        func visit(_ index: Int, reachable: Bool) {
+            switch reachableFromHeads[index] {
+            case nil:
+                reachableFromHeads[index] = reachable
+                queue.insert(index)
+                if !reachable { unreachableQueued += 1 }
+            case false? where reachable:
+                reachableFromHeads[index] = true
+                unreachableQueued -= 1
+            default:
+                break
+            }
+        }
+        for index in known { visit(index, reachable: true) }
+        for head in self.heads { visit(indexOf[head]!, reachable: false) }
+        var result: [Int] = []
+        while unreachableQueued > 0, let index = queue.popMax() {
+            let reachable = reachableFromHeads[index]!
+            if !reachable {
+                result.append(index)
+                unreachableQueued -= 1
+            }
+            for dependency in records[index].dependencyIndices {
+                assert(dependency < index, "records are in causal order")
+                visit(dependency, reachable: reachable)
+            }
+        }
+        return result.reversed()
     }
 
     /// Removes from `hashes` every change reachable from `heads` (inclusive).

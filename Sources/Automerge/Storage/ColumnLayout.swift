@@ -5,8 +5,10 @@
 enum ColumnType: UInt32, Sendable {
     case group = 0, actor = 1, uleb = 2, delta = 3, boolean = 4, string = 5, valueMetadata = 6, value = 7
 
-    /// How a save deflates a column of this type. Rust's flate2 uses zlib's
-    /// default, level 6, for every column; we trade a little size for time,
+    /// How a column of this type is deflated. Rust's flate2 uses zlib's
+    /// default, level 6, for every column.
+    ///
+    /// ``DeflateEffort/fast`` (saves) trades a little size for time,
     /// measured on the trace, moby-dick, monday-meeting-notes and the
     /// oracle documents:
     /// - Text (strings, raw values) gets level 5: level 6's longer match
@@ -23,13 +25,31 @@ enum ColumnType: UInt32, Sendable {
     /// - Actor, uLEB and value-metadata columns get level 4: they do repeat
     ///   (moby-dick's value metadata is 30% larger without matches), and
     ///   level 6's deeper search makes them only 0.1–0.4% smaller.
-    var deflateSetting: Deflate.Setting {
-        switch self {
-        case .string, .value: return .level(5)
-        case .delta, .group, .boolean: return .huffmanOnly
-        case .actor, .uleb, .valueMetadata: return .level(4)
+    ///
+    /// ``DeflateEffort/small`` (whole documents sent by sync) must come out
+    /// no larger than Rust's level 6, in 64 KiB pieces where Rust writes one
+    /// stream (pieces cost ~0.03%): text at level 8 and everything else at
+    /// 7 makes moby-dick's message 0.4% and the trace's 0.17% smaller than
+    /// Rust's, for ~1.35x the DEFLATE time of ``DeflateEffort/fast``
+    /// (moby-dick's first sync +36 ms); level 6 throughout stays ~0.03%
+    /// above Rust's, and 9 throughout buys 0.07% more for +10 ms.
+    func deflateSetting(_ effort: DeflateEffort) -> Deflate.Setting {
+        switch (effort, self) {
+        case (.fast, .string), (.fast, .value): return .level(5)
+        case (.fast, .delta), (.fast, .group), (.fast, .boolean): return .huffmanOnly
+        case (.fast, .actor), (.fast, .uleb), (.fast, .valueMetadata): return .level(4)
+        case (.small, .string), (.small, .value): return .level(8)
+        case (.small, _): return .level(7)
         }
     }
+}
+
+/// How hard a document chunk's columns are deflated (see ``ColumnType/deflateSetting(_:)``).
+enum DeflateEffort: Sendable {
+    /// For saves: a little larger than Rust's, in half the time.
+    case fast
+    /// For whole documents on the wire: no larger than Rust's.
+    case small
 }
 
 /// A column specification: `id << 4 | deflate << 3 | type`.

@@ -21,7 +21,7 @@ enum Deflate {
 
         /// Huffman codes without searching for repeated strings: several
         /// times faster than any level, for inputs that hold few repeats
-        /// (see ``ColumnType/deflateSetting``).
+        /// (see ``ColumnType/deflateSetting(_:)``).
         static let huffmanOnly = Setting(level: 1, strategy: Z_HUFFMAN_ONLY)
 
         /// zlib's default, level 6, and what Rust's flate2 uses as `Compression::default()`.

@@ -2,7 +2,7 @@
 /// into it: in spec order with the empty ones left out and, when the chunk
 /// is compressed, each column of at least
 /// ``DocumentChunk/columnCompressionThreshold`` bytes handed to a deflate
-/// queue at its type's setting (``ColumnType/deflateSetting``), to be
+/// queue at its type's setting (``ColumnType/deflateSetting(_:)``), to be
 /// replaced by its output with the deflate bit set in its spec. A save
 /// submits both sections to one ``Deflate/Queue`` and deflates them
 /// together.
@@ -14,8 +14,8 @@ struct DeflatingColumns {
     private let submitted: (queue: Deflate.Queue, batch: Deflate.Queue.Batch)?
 
     /// Takes a section's columns; with a queue (a compressed chunk) submits
-    /// the long ones to it.
-    init(_ encoded: [(ColumnSpec, [UInt8])], on queue: Deflate.Queue?) {
+    /// the long ones to it, to be deflated with `effort`.
+    init(_ encoded: [(ColumnSpec, [UInt8])], on queue: Deflate.Queue?, effort: DeflateEffort = .fast) {
         let columns = ColumnSet.nonEmpty(encoded)
         let deflating = queue == nil ? [] : columns.indices.filter {
             columns[$0].bytes.count >= DocumentChunk.columnCompressionThreshold
@@ -23,7 +23,7 @@ struct DeflatingColumns {
         self.columns = columns
         self.deflating = deflating
         submitted = queue.map { queue in
-            (queue, queue.submit(deflating.map { index in (columns[index].bytes, columns[index].spec.type.deflateSetting) }))
+            (queue, queue.submit(deflating.map { index in (columns[index].bytes, columns[index].spec.type.deflateSetting(effort)) }))
         }
     }
 

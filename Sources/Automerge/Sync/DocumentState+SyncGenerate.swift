@@ -90,13 +90,14 @@ extension DocumentState {
         return OutgoingChanges(hashes.compactMap { history.record($0) }, for: peer)
     }
 
-    /// The document chunk alone: unlike a save (and Rust's), no queued
+    /// The document chunk alone, deflated for size (a first sync's bytes
+    /// are mostly this chunk; see ``DeflateEffort/small``): unlike a save (and Rust's), no queued
     /// orphans. The message stands for the history's changes; an orphan,
     /// perhaps forged, that the peer can apply but must refuse would make
     /// it refuse the whole document every time, and the peers would never
     /// converge (found by fuzzing: Corpus/sync/whole-document-message-carries-orphan).
     private func wholeDocument() -> OutgoingChanges {
-        OutgoingChanges(document: documentChunk(compress: true), hashes: history.records.map(\.hash))
+        OutgoingChanges(document: documentChunk(deflating: .small), hashes: history.records.map(\.hash))
     }
 
     /// Rust's `get_hashes_to_send`: the changes they asked for that we

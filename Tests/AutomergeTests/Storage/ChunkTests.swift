@@ -163,13 +163,13 @@ struct CompressedChangeTests {
 
     @Test("a save deflates text at level 5, delta, group and boolean columns with Huffman codes alone, other integers at 4 (ColumnType.deflateSetting)")
     func columnSettings() throws {
-        #expect(ColumnSpec.value.type.deflateSetting == .level(5))
-        #expect(ColumnSpec.keyString.type.deflateSetting == .level(5))
+        #expect(ColumnSpec.value.type.deflateSetting(.fast) == .level(5))
+        #expect(ColumnSpec.keyString.type.deflateSetting(.fast) == .level(5))
         for spec in [ColumnSpec.idCounter, .keyCounter, .succCounter, .succGroup, .insert, .expand] {
-            #expect(spec.type.deflateSetting == .huffmanOnly)
+            #expect(spec.type.deflateSetting(.fast) == .huffmanOnly)
         }
         for spec in [ColumnSpec.valueMeta, .idActor, .action] {
-            #expect(spec.type.deflateSetting == .level(4))
+            #expect(spec.type.deflateSetting(.fast) == .level(4))
         }
         // Each input of a batch at its own setting: a short one is exactly
         // one stream at that setting, and every one inflates back, long
