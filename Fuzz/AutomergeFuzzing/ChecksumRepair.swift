@@ -14,7 +14,7 @@ public enum ChecksumRepair {
         while position + 10 <= bytes.count, bytes[position..<position + 4].elementsEqual(magic) {
             let type = bytes[position + 8]
             var cursor = position + 9
-            guard let length = uleb(bytes, at: &cursor), length <= UInt64(bytes.count - cursor) else { return }
+            guard let length = Bytes.uleb(in: bytes, at: &cursor), length <= UInt64(bytes.count - cursor) else { return }
             let end = cursor + Int(length)
             if type == 0 || type == 1 {
                 var hasher = SHA256()
@@ -24,20 +24,6 @@ public enum ChecksumRepair {
             }
             position = end
         }
-    }
-
-    /// The uLEB128 number at `position`, moving past it; nil if the bytes end first or it passes 64 bits.
-    static func uleb(_ bytes: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while position < bytes.count, shift < 64 {
-            let byte = bytes[position]
-            position += 1
-            value |= UInt64(byte & 0x7F) << shift
-            shift += 7
-            if byte & 0x80 == 0 { return value }
-        }
-        return nil
     }
 
     /// `repair` on a copy.
@@ -55,7 +41,7 @@ extension ChecksumRepair {
     public static func repairSyncMessage(_ bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         var position = offset
         func uleb() -> Int? {
-            guard let value = ChecksumRepair.uleb(bytes, at: &position), value <= UInt64(bytes.count) else { return nil }
+            guard let value = Bytes.uleb(in: bytes, at: &position), value <= UInt64(bytes.count) else { return nil }
             return Int(value)
         }
         func skip(_ count: Int) -> Bool {

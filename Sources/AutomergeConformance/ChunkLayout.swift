@@ -20,6 +20,21 @@ public enum Bytes {
         return out
     }
 
+    /// The unsigned LEB128 number at `position` in `bytes`, moving past it;
+    /// nil if the bytes end first or it runs past 64 bits.
+    public static func uleb<C: RandomAccessCollection<UInt8>>(in bytes: C, at position: inout Int) -> UInt64? where C.Index == Int {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < bytes.endIndex, shift < 64 {
+            let byte = bytes[position]
+            position += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+        return nil
+    }
+
     /// `value` as signed LEB128.
     public static func sleb(_ value: Int64) -> [UInt8] {
         var out: [UInt8] = []
@@ -63,18 +78,7 @@ struct ByteCursor {
 
     var isAtEnd: Bool { position >= bytes.count }
 
-    mutating func uleb() -> UInt64? {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while position < bytes.count, shift < 64 {
-            let byte = bytes[position]
-            position += 1
-            result |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-        }
-        return nil
-    }
+    mutating func uleb() -> UInt64? { Bytes.uleb(in: bytes, at: &position) }
 
     mutating func sleb() -> Int64? {
         var result: Int64 = 0
