@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Automerge", targets: ["Automerge"]),
         // automerge-swift's utilities: walk(), isEmpty(), equivalentContents(_:), schema().
         .library(name: "AutomergeUtilities", targets: ["AutomergeUtilities"]),
+        // A Cloudant-Sync-style datastore of Automerge documents on SQLite (GRDB).
+        .library(name: "AutomergeStore", targets: ["AutomergeStore"]),
         .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),
         // What each fuzz target does with its input; used by Fuzz/Package.swift and the corpus replay test.
         .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
@@ -17,6 +19,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -31,6 +34,14 @@ let package = Package(
             ]
         ),
         .target(name: "AutomergeUtilities", dependencies: ["Automerge"]),
+        .target(
+            name: "AutomergeStore",
+            dependencies: [
+                "Automerge",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "AutomergeConformance",
             dependencies: ["Automerge", .product(name: "Crypto", package: "swift-crypto")]
@@ -47,6 +58,8 @@ let package = Package(
             dependencies: [
                 "Automerge",
                 "AutomergeConformance",
+                "AutomergeStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // Built with the CLI so that `swift run automerge bench` finds it beside itself.
                 "AutomergeMemoryProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -61,6 +74,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "AutomergeStoreTests",
+            dependencies: ["Automerge", "AutomergeStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.
         .testTarget(name: "AutomergeCompatibilityTests", dependencies: ["Automerge", "AutomergeUtilities"]),

@@ -1,0 +1,129 @@
+import Automerge
+
+/// Writes a body into an Automerge document with the fewest ops that make
+/// the document's JSON view equal it: equal values make no ops, maps and
+/// lists that stay maps and lists are edited in place (so concurrent edits
+/// of other fields merge), strings held as Automerge text are spliced.
+enum BodyWriter {
+    /// Makes the document's body (its root map but the reserved keys) `body`.
+    static func write(_ body: [String: BodyValue], into document: Document) throws {
+        for key in document.keys(obj: .ROOT) where !StoredLayout.isReserved(key) && body[key] == nil {
+            try document.delete(obj: .ROOT, key: key)
+        }
+        for key in body.keys.sorted() {
+            try put(body[key]!, at: key, in: .ROOT, of: document)
+        }
+    }
+
+    /// Makes the value at `key` of the map `map` equal `value`.
+    static func put(_ value: BodyValue, at key: String, in map: ObjId, of document: Document) throws {
+        let existing = try document.get(obj: map, key: key)
+        if let existing, try BodyReader.read(existing, in: document) == value { return }
+        switch (value, existing) {
+        case (.map(let entries), .Object(let id, .Map)?):
+            try update(map: id, to: entries, in: document)
+        case (.list(let elements), .Object(let id, .List)?):
+            try update(list: id, to: elements, in: document)
+        case (.string(let string), .Object(let id, .Text)?):
+            try document.updateText(obj: id, value: string)
+        case (.map(let entries), _):
+            try update(map: try document.putObject(obj: map, key: key, ty: .Map), to: entries, in: document)
+        case (.list(let elements), _):
+            try update(list: try document.putObject(obj: map, key: key, ty: .List), to: elements, in: document)
+        default:
+            try document.put(obj: map, key: key, value: scalar(value))
+        }
+    }
+
+    static func update(map: ObjId, to entries: [String: BodyValue], in document: Document) throws {
+        for key in document.keys(obj: map) where entries[key] == nil {
+            try document.delete(obj: map, key: key)
+        }
+        for key in entries.keys.sorted() {
+            try put(entries[key]!, at: key, in: map, of: document)
+        }
+    }
+
+    /// Keeps the common prefix and suffix, edits the middle's paired
+    /// positions in place, then deletes or inserts the rest.
+    static func update(list: ObjId, to elements: [BodyValue], in document: Document) throws {
+        let current = try document.values(obj: list).map { try BodyReader.read($0, in: document) }
+        var prefix = 0
+        while prefix < current.count, prefix < elements.count, current[prefix] == elements[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < current.count - prefix, suffix < elements.count - prefix,
+            current[current.count - 1 - suffix] == elements[elements.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        let oldMiddle = current.count - prefix - suffix
+        let newMiddle = elements.count - prefix - suffix
+        for offset in 0..<min(oldMiddle, newMiddle) {
+            try set(elements[prefix + offset], at: UInt64(prefix + offset), in: list, of: document)
+        }
+        if oldMiddle > newMiddle {
+            for _ in newMiddle..<oldMiddle { try document.delete(obj: list, index: UInt64(prefix + newMiddle)) }
+        } else {
+            for offset in oldMiddle..<newMiddle {
+                try insert(elements[prefix + offset], at: UInt64(prefix + offset), in: list, of: document)
+            }
+        }
+    }
+
+    /// Makes the list element at `index` equal `value`.
+    static func set(_ value: BodyValue, at index: UInt64, in list: ObjId, of document: Document) throws {
+        let existing = try document.get(obj: list, index: index)
+        if let existing, try BodyReader.read(existing, in: document) == value { return }
+        switch (value, existing) {
+        case (.map(let entries), .Object(let id, .Map)?):
+            try update(map: id, to: entries, in: document)
+        case (.list(let elements), .Object(let id, .List)?):
+            try update(list: id, to: elements, in: document)
+        case (.string(let string), .Object(let id, .Text)?):
+            try document.updateText(obj: id, value: string)
+        case (.map(let entries), _):
+            try update(map: try document.putObject(obj: list, index: index, ty: .Map), to: entries, in: document)
+        case (.list(let elements), _):
+            try update(list: try document.putObject(obj: list, index: index, ty: .List), to: elements, in: document)
+        default:
+            try document.put(obj: list, index: index, value: scalar(value))
+        }
+    }
+
+    static func insert(_ value: BodyValue, at index: UInt64, in list: ObjId, of document: Document) throws {
+        switch value {
+        case .map(let entries):
+            try update(map: try document.insertObject(obj: list, index: index, ty: .Map), to: entries, in: document)
+        case .list(let elements):
+            try update(list: try document.insertObject(obj: list, index: index, ty: .List), to: elements, in: document)
+        default:
+            try document.insert(obj: list, index: index, value: scalar(value))
+        }
+    }
+
+    static func scalar(_ value: BodyValue) -> ScalarValue {
+        switch value {
+        case .null: return .Null
+        case .bool(let value): return .Boolean(value)
+        case .int(let value): return .Int(value)
+        case .double(let value): return .F64(value)
+        case .string(let value): return .String(value)
+        case .list, .map: preconditionFailure("objects are written by put/insert")
+        }
+    }
+}
+
+extension BodyWriter {
+    /// Puts `value` at `key` even when it equals what reads return, so that
+    /// it replaces every concurrent value (resolving a conflict).
+    static func overwrite(_ key: String, in map: ObjId, with value: BodyValue, of document: Document) throws {
+        switch value {
+        case .map(let entries):
+            try update(map: try document.putObject(obj: map, key: key, ty: .Map), to: entries, in: document)
+        case .list(let elements):
+            try update(list: try document.putObject(obj: map, key: key, ty: .List), to: elements, in: document)
+        default:
+            try document.put(obj: map, key: key, value: scalar(value))
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Automerge
+import Foundation
+
+/// How a datastore document lives in its Automerge document, so that
+/// everything about it replicates with it: the body is the root map; top-level
+/// keys starting with `_` are the store's (as in CouchDB) and a body may not
+/// use them:
+/// - `_attachments`: a map from attachment name to a map of `content_type`,
+///   `length`, `digest` (`sha256-` and 64 hex digits) and `revpos` (the
+///   generation that added it).
+/// - `_deleted`: `true` once the document is deleted (the body is emptied).
+enum StoredLayout {
+    static let attachmentsKey = "_attachments"
+    static let deletedKey = "_deleted"
+
+    static func isReserved(_ key: String) -> Bool { key.hasPrefix("_") }
+
+    /// Checks that a body can be stored: a map whose top-level keys are not
+    /// reserved, holding only finite numbers.
+    static func validate(_ body: BodyValue) throws -> [String: BodyValue] {
+        guard case .map(let entries) = body else { throw StoreError.invalidBody("the body must be a map") }
+        if let key = entries.keys.first(where: isReserved) {
+            throw StoreError.invalidBody("top-level keys starting with '_' are reserved: '\(key)'")
+        }
+        try checkFinite(body)
+        return entries
+    }
+
+    private static func checkFinite(_ value: BodyValue) throws {
+        switch value {
+        case .double(let number) where !number.isFinite:
+            throw StoreError.invalidBody("numbers must be finite, not \(number)")
+        case .list(let elements): try elements.forEach(checkFinite)
+        case .map(let entries): try entries.values.forEach(checkFinite)
+        default: break
+        }
+    }
+
+    static func isDeleted(_ document: Document) throws -> Bool {
+        if case .Scalar(.Boolean(true))? = try document.get(obj: .ROOT, key: deletedKey) { return true }
+        return false
+    }
+
+    /// The attachments' metadata as stored.
+    static func attachments(of document: Document) throws -> [String: AttachmentMetadata] {
+        guard case .Object(let map, .Map)? = try document.get(obj: .ROOT, key: attachmentsKey) else { return [:] }
+        var result: [String: AttachmentMetadata] = [:]
+        for (name, value) in try document.mapEntries(obj: map) {
+            guard case .Object(_, .Map) = value,
+                case .map(let fields) = try BodyReader.read(value, in: document),
+                case .string(let type)? = fields["content_type"], case .int(let length)? = fields["length"],
+                case .string(let digest)? = fields["digest"], case .int(let revpos)? = fields["revpos"]
+            else { continue }
+            result[name] = AttachmentMetadata(type: type, length: length, digest: digest, revpos: revpos)
+        }
+        return result
+    }
+
+    /// Makes the stored attachments `attachments`, touching only the entries that differ.
+    static func write(_ attachments: [String: AttachmentMetadata], into document: Document) throws {
+        let current = try Self.attachments(of: document)
+        if current == attachments { return }
+        let map: ObjId
+        if case .Object(let existing, .Map)? = try document.get(obj: .ROOT, key: attachmentsKey) {
+            map = existing
+        } else {
+            map = try document.putObject(obj: .ROOT, key: attachmentsKey, ty: .Map)
+        }
+        for name in document.keys(obj: map) where attachments[name] == nil {
+            try document.delete(obj: map, key: name)
+        }
+        for (name, metadata) in attachments.sorted(by: { $0.key < $1.key }) where current[name] != metadata {
+            try BodyWriter.put(metadata.bodyValue, at: name, in: map, of: document)
+        }
+    }
+}
+
+/// What the document records about one attachment.
+struct AttachmentMetadata: Hashable, Sendable {
+    var type: String
+    var length: Int64
+    /// `sha256-` and the blob's 64 lowercase hex digits.
+    var digest: String
+    var revpos: Int64
+
+    var bodyValue: BodyValue {
+        ["content_type": .string(type), "length": .int(length), "digest": .string(digest), "revpos": .int(revpos)]
+    }
+
+    /// The blob's SHA-256 as hex, when the digest has the expected form.
+    var sha256: String? {
+        guard digest.hasPrefix("sha256-") else { return nil }
+        let hex = String(digest.dropFirst(7))
+        return hex.count == 64 && hex.allSatisfy(\.isHexDigit) ? hex.lowercased() : nil
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+
+extension Datastore {
+    /// The metadata a write stores for `attachments`: new bytes are written
+    /// to the blob folder (once per content); saved attachments of this
+    /// datastore are named again without copying; saved attachments of
+    /// another datastore are copied in. An attachment whose name and bytes
+    /// are unchanged keeps its `revpos`.
+    func storedAttachments(_ attachments: Attachments, current: [String: AttachmentMetadata], generation: Int64,
+                           docId: String) throws -> [String: AttachmentMetadata]
+    {
+        var result: [String: AttachmentMetadata] = [:]
+        for (name, attachment) in attachments {
+            guard !name.isEmpty else { throw StoreError.invalidAttachmentName(name) }
+            let digest: String
+            let length: Int64
+            if let saved = attachment as? SavedAttachment, saved.blobs.directory == blobs.directory {
+                guard (try? blobs.read(digest: saved.digest, length: saved.length)) != nil else {
+                    throw StoreError.attachmentUnreadable(docId: saved.docId, name: saved.name, reason: "its blob is missing or corrupt")
+                }
+                (digest, length) = (saved.digest, saved.length)
+            } else {
+                let data = try attachment.dataFromAttachmentContent()
+                (digest, length) = (try blobs.write(data), Int64(data.count))
+            }
+            if let existing = current[name], existing.digest == digest, existing.type == attachment.type {
+                result[name] = existing
+            } else {
+                result[name] = AttachmentMetadata(type: attachment.type, length: length, digest: digest, revpos: generation)
+            }
+        }
+        return result
+    }
+
+    /// Removes attachment blobs that no revision of any document names
+    /// (left by failed writes), and temporary files. Returns how many files went.
+    @discardableResult
+    public func compact() throws -> Int {
+        try write { db in
+            let referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT digest FROM blob_refs"))
+            return try blobs.removeAll(except: referenced)
+        }
+    }
+}

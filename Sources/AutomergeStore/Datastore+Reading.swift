@@ -1,0 +1,73 @@
+import Automerge
+import Foundation
+import GRDB
+
+extension Datastore {
+    /// The current revision of a document (deleted documents included, with
+    /// ``DocumentRevision/deleted`` set).
+    /// - Throws: ``StoreError/documentNotFound(docId:revId:)``, ``StoreError/corruptDocument(docId:reason:)``.
+    public func getDocumentWithId(_ docId: String) throws -> DocumentRevision {
+        try read { db in
+            guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
+            return try revision(row, document: try loadDocument(row, db))
+        }
+    }
+
+    /// A given revision of a document, current or older.
+    public func getDocumentWithId(_ docId: String, revId: String) throws -> DocumentRevision {
+        try read { db in
+            guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
+            let document = try loadDocument(row, db)
+            if revId == row.revId { return try revision(row, document: document) }
+            let heads = try heads(of: docId, revId: revId, db)
+            let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM revisions WHERE docId = ? AND revId = ?",
+                                              arguments: [docId, revId]) ?? 0
+            return try revision(docId: docId, revId: revId, sequence: sequence, document: try document.forkAt(heads: heads))
+        }
+    }
+
+    /// Every document that is not deleted, by id.
+    public func getAllDocuments() throws -> [DocumentRevision] {
+        try getAllDocuments(offset: 0, limit: .max, descending: false)
+    }
+
+    /// A page of the documents that are not deleted, by id.
+    public func getAllDocuments(offset: Int, limit: Int, descending: Bool) throws -> [DocumentRevision] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(DocumentRow.columns) FROM documents WHERE deleted = 0
+                ORDER BY docId \(descending ? "DESC" : "ASC") LIMIT ? OFFSET ?
+                """, arguments: [Int64(clamping: max(0, limit)), max(0, offset)]).map(DocumentRow.init)
+            return try rows.map { try revision($0, document: try loadDocument($0, db)) }
+        }
+    }
+
+    /// The current revisions of the documents with these ids that exist, in the order given.
+    public func getDocumentsWithIds(_ docIds: [String]) throws -> [DocumentRevision] {
+        try read { db in
+            try docIds.compactMap { docId in
+                guard let row = try DocumentRow.fetch(db, docId: docId) else { return nil }
+                return try revision(row, document: try loadDocument(row, db))
+            }
+        }
+    }
+
+    /// How many documents are not deleted.
+    public var documentCount: Int {
+        get throws { try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM documents WHERE deleted = 0") ?? 0 } }
+    }
+
+    /// The revisions of `revision`'s document up to it, newest first.
+    public func getRevisionHistory(_ revision: DocumentRevision) throws -> [DocumentRevision] {
+        guard let docId = revision.docId, let revId = revision.revId else { return [] }
+        let revIds = try read { db in
+            guard let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM revisions WHERE docId = ? AND revId = ?",
+                                                    arguments: [docId, revId])
+            else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
+            return try String.fetchAll(db, sql: """
+                SELECT revId FROM revisions WHERE docId = ? AND sequence <= ? ORDER BY sequence DESC
+                """, arguments: [docId, sequence])
+        }
+        return try revIds.map { try getDocumentWithId(docId, revId: $0) }
+    }
+}

@@ -1,0 +1,146 @@
+import Automerge
+import Foundation
+import GRDB
+
+/// How an update or delete treats a revision that is no longer current.
+public struct WriteOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Apply the edit as a change concurrent to the writes made since the
+    /// given revision, instead of failing with ``StoreError/conflict(docId:currentRevId:givenRevId:)``:
+    /// fields only one side touched merge; fields both sides set become
+    /// Automerge conflicts (see ``Datastore/getConflictedDocumentIds()``).
+    public static let merge = WriteOptions(rawValue: 1)
+}
+
+extension Datastore {
+    /// Creates a document from a new revision: its body (required), its
+    /// attachments, and its id (generated when nil).
+    /// - Throws: ``StoreError/bodyRequired``, ``StoreError/documentExists(docId:)``,
+    ///   ``StoreError/invalidBody(_:)``, ``StoreError/invalidDocumentId(_:)``, attachment errors.
+    @discardableResult
+    public func createDocumentFromRevision(_ revision: DocumentRevision) throws -> DocumentRevision {
+        guard revision.hasBody else { throw StoreError.bodyRequired }
+        let body = try StoredLayout.validate(revision.body)
+        let docId = revision.docId ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try Self.validate(docId: docId)
+        let saved = try write { db -> DocumentRevision in
+            guard try DocumentRow.fetch(db, docId: docId) == nil else { throw StoreError.documentExists(docId: docId) }
+            let document = Document()
+            document.actor = actor
+            try BodyWriter.write(body, into: document)
+            try StoredLayout.write(try storedAttachments(revision.attachments, current: [:], generation: 1, docId: docId),
+                                   into: document)
+            document.commitWith(timestamp: Date())
+            return try insert(docId, document: document, db)
+        }
+        events.publish(DocumentChange(docId: docId, revId: saved.revId!, sequence: saved.sequence, kind: .created))
+        return saved
+    }
+
+    /// Saves the body and attachments of `revision` as the document's next
+    /// revision, with the fewest ops that make the stored body equal it.
+    /// `revision` must be the current revision unless `options` has
+    /// ``WriteOptions/merge``. An update that changes nothing returns the
+    /// current revision and writes nothing.
+    /// - Throws: ``StoreError/conflict(docId:currentRevId:givenRevId:)`` for a stale
+    ///   revision, ``StoreError/documentNotFound(docId:revId:)``, ``StoreError/documentDeleted(docId:)``,
+    ///   body and attachment errors.
+    @discardableResult
+    public func updateDocumentFromRevision(_ revision: DocumentRevision, options: WriteOptions = []) throws
+        -> DocumentRevision
+    {
+        let body = try StoredLayout.validate(revision.body)
+        return try modify(revision, options: options) { document, generation, docId in
+            try BodyWriter.write(body, into: document)
+            let current = try StoredLayout.attachments(of: document)
+            try StoredLayout.write(
+                try storedAttachments(revision.attachments, current: current, generation: generation, docId: docId),
+                into: document)
+        }
+    }
+
+    /// Deletes the document from its current revision (or, with
+    /// ``WriteOptions/merge``, from an older one): the body and attachments
+    /// are removed and the document is marked deleted. Returns the deleted revision.
+    @discardableResult
+    public func deleteDocumentFromRevision(_ revision: DocumentRevision, options: WriteOptions = []) throws
+        -> DocumentRevision
+    {
+        try modify(revision, options: options) { document, _, _ in
+            try Self.markDeleted(document)
+        }
+    }
+
+    /// Deletes the document whatever its current revision.
+    @discardableResult
+    public func deleteDocumentWithId(_ docId: String) throws -> DocumentRevision {
+        try deleteDocumentFromRevision(try getDocumentWithId(docId))
+    }
+
+    static func markDeleted(_ document: Document) throws {
+        try BodyWriter.write([:], into: document)
+        if try document.get(obj: .ROOT, key: StoredLayout.attachmentsKey) != nil {
+            try document.delete(obj: .ROOT, key: StoredLayout.attachmentsKey)
+        }
+        try document.put(obj: .ROOT, key: StoredLayout.deletedKey, value: .Boolean(true))
+    }
+
+    /// An edit of an existing document from `revision`: `edit` makes its
+    /// changes on the current document, or on a fork at `revision` merged
+    /// back afterwards.
+    func modify(_ revision: DocumentRevision, options: WriteOptions,
+                edit: (Document, _ generation: Int64, _ docId: String) throws -> Void) throws -> DocumentRevision
+    {
+        guard let docId = revision.docId else { throw StoreError.documentNotFound(docId: "") }
+        let (saved, changed) = try write { db -> (DocumentRevision, Bool) in
+            guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
+            guard !row.deleted else { throw StoreError.documentDeleted(docId: docId) }
+            let document = try loadDocument(row, db, forWriting: true)
+            do {
+                let previousHeads = document.heads()
+                if revision.revId == row.revId {
+                    try edit(document, row.generation + 1, docId)
+                    document.commitWith(timestamp: Date())
+                } else {
+                    guard options.contains(.merge) else {
+                        throw StoreError.conflict(docId: docId, currentRevId: row.revId, givenRevId: revision.revId)
+                    }
+                    let base = try document.forkAt(heads: try heads(of: docId, revId: revision.revId, db))
+                    try edit(base, row.generation + 1, docId)
+                    base.commitWith(timestamp: Date())
+                    try document.merge(other: base)
+                }
+                guard document.heads() != previousHeads else { return (try self.revision(row, document: document), false) }
+                let saved = try update(row, document: document, since: previousHeads, db)
+                cache.store(document, for: docId, at: saved.revId!)
+                return (saved, true)
+            } catch {
+                cache.evict(docId)
+                throw error
+            }
+        }
+        if changed {
+            events.publish(DocumentChange(docId: docId, revId: saved.revId!, sequence: saved.sequence,
+                                          kind: saved.deleted ? .deleted : .updated))
+        }
+        return saved
+    }
+
+    /// The heads of a stored revision.
+    func heads(of docId: String, revId: String?, _ db: GRDB.Database) throws -> Set<ChangeHash> {
+        guard let revId else { throw StoreError.documentNotFound(docId: docId, revId: "(none)") }
+        guard let data = try Data.fetchOne(db, sql: "SELECT heads FROM revisions WHERE docId = ? AND revId = ?",
+                                           arguments: [docId, revId])
+        else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
+        guard let heads = ChangeHash.decode(data) else {
+            throw StoreError.corruptDocument(docId: docId, reason: "revision \(revId) has malformed heads")
+        }
+        return heads
+    }
+
+    static func validate(docId: String) throws {
+        guard !docId.isEmpty, !docId.hasPrefix("_") else { throw StoreError.invalidDocumentId(docId) }
+    }
+}

@@ -1,0 +1,76 @@
+import Automerge
+import Foundation
+import GRDB
+
+/// A named set of documents, keyed by id, each an Automerge document whose
+/// root map is its body. Get one from ``DatastoreManager/datastoreNamed(_:)``.
+///
+/// Every call is one SQLite transaction (WAL mode): it happens entirely or
+/// not at all, and once it returns the write survives a crash. Calls are
+/// safe from any thread; writes are serialized, reads run beside them.
+public final class Datastore: @unchecked Sendable {
+    /// The datastore's name.
+    public let name: String
+    /// The folder holding its database and attachment blobs.
+    public let directory: URL
+    let database: DatabasePool
+    let blobs: BlobStore
+    /// The actor this datastore writes its changes as.
+    let actor: ActorId
+    let cache = DocumentCache()
+    let events = ChangeEventHub()
+
+    init(name: String, directory: URL) throws {
+        self.name = name
+        self.directory = directory
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(30)
+            database = try DatabasePool(path: directory.appendingPathComponent("datastore.sqlite").path,
+                                        configuration: configuration)
+            try StoreSchema.migrator.migrate(database)
+            actor = try database.write { db in try Self.actor(in: db) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.storage("cannot open datastore '\(name)': \(error)")
+        }
+        blobs = try BlobStore(directory: directory.appendingPathComponent("attachments"))
+    }
+
+    /// The actor id kept in `meta`, made on first open.
+    private static func actor(in db: GRDB.Database) throws -> ActorId {
+        if let bytes = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'actor'"),
+            let actor = ActorId(data: bytes)
+        {
+            return actor
+        }
+        let actor = ActorId()
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('actor', ?)", arguments: [actor.data])
+        return actor
+    }
+
+    /// Runs `body` in one write transaction, turning database failures into ``StoreError``.
+    func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        do {
+            return try database.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.storage("\(error)")
+        }
+    }
+
+    /// Runs `body` in one read transaction, turning database failures into ``StoreError``.
+    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.storage("\(error)")
+        }
+    }
+}

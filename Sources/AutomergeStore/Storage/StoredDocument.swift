@@ -1,0 +1,127 @@
+import Automerge
+import Foundation
+import GRDB
+
+/// A document's row in `documents`.
+struct DocumentRow: Sendable {
+    var docId: String
+    var revId: String
+    var generation: Int64
+    var deleted: Bool
+    var conflicted: Bool
+    var sequence: Int64
+    var snapshotLength: Int64
+    var chunkBytes: Int64
+
+    init(_ row: Row) {
+        docId = row["docId"]
+        revId = row["revId"]
+        generation = row["generation"]
+        deleted = row["deleted"]
+        conflicted = row["conflicted"]
+        sequence = row["sequence"]
+        snapshotLength = row["snapshotLength"]
+        chunkBytes = row["chunkBytes"]
+    }
+
+    static let columns = "docId, revId, generation, deleted, conflicted, sequence, length(snapshot) AS snapshotLength, chunkBytes"
+
+    static func fetch(_ db: GRDB.Database, docId: String) throws -> DocumentRow? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM documents WHERE docId = ?", arguments: [docId]).map(DocumentRow.init)
+    }
+}
+
+/// Loaded Automerge documents by id, each with the revision it holds, so
+/// that a write to a document just written does not load it again. An
+/// entry is used only when its revision is the stored one.
+final class DocumentCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: (revId: String, document: Document)] = [:]
+    private let capacity = 128
+
+    func document(_ docId: String, at revId: String) -> Document? {
+        lock.withLock { entries[docId].flatMap { $0.revId == revId ? $0.document : nil } }
+    }
+
+    func store(_ document: Document, for docId: String, at revId: String) {
+        lock.withLock {
+            if entries.count >= capacity, entries[docId] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[docId] = (revId, document)
+        }
+    }
+
+    func evict(_ docId: String) { lock.withLock { _ = entries.removeValue(forKey: docId) } }
+
+    func evictAll() { lock.withLock { entries.removeAll() } }
+}
+
+extension Datastore {
+    /// The document's Automerge document at its stored revision, from its
+    /// snapshot and chunks. Writers (`forWriting`, inside the serialized
+    /// write transaction) share one cached instance per document and edit
+    /// it; readers load their own from the transaction's snapshot of the
+    /// database, so they never see a write half done.
+    func loadDocument(_ row: DocumentRow, _ db: GRDB.Database, forWriting: Bool = false) throws -> Document {
+        if forWriting, let cached = cache.document(row.docId, at: row.revId) { return cached }
+        let bytes: Data
+        do {
+            guard let snapshot = try Data.fetchOne(db, sql: "SELECT snapshot FROM documents WHERE docId = ?",
+                                                   arguments: [row.docId])
+            else { throw StoreError.documentNotFound(docId: row.docId) }
+            var all = snapshot
+            for chunk in try Data.fetchAll(db, sql: "SELECT bytes FROM document_chunks WHERE docId = ? ORDER BY position",
+                                           arguments: [row.docId])
+            {
+                all.append(chunk)
+            }
+            bytes = all
+        } catch let error as DatabaseError {
+            throw StoreError.corruptDocument(docId: row.docId, reason: "\(error.message ?? "\(error)")")
+        }
+        let document: Document
+        do {
+            document = try Document(bytes)
+        } catch {
+            throw StoreError.corruptDocument(docId: row.docId, reason: "its Automerge bytes do not load: \(error)")
+        }
+        let heads = document.heads()
+        guard RevisionId.make(heads: heads, generation: Int(row.generation)) == row.revId else {
+            throw StoreError.corruptDocument(docId: row.docId, reason: "its bytes are not at revision \(row.revId)")
+        }
+        document.actor = actor
+        if forWriting { cache.store(document, for: row.docId, at: row.revId) }
+        return document
+    }
+
+    /// The revision the row and its document describe.
+    func revision(_ row: DocumentRow, document: Document) throws -> DocumentRevision {
+        try revision(docId: row.docId, revId: row.revId, sequence: row.sequence, document: document)
+    }
+
+    func revision(docId: String, revId: String, sequence: Int64, document: Document) throws -> DocumentRevision {
+        var attachments = Attachments()
+        for (name, metadata) in try StoredLayout.attachments(of: document) {
+            attachments[name] = SavedAttachment(name: name, type: metadata.type, length: metadata.length,
+                                                digest: metadata.digest, revpos: metadata.revpos, docId: docId, blobs: blobs)
+        }
+        return DocumentRevision(docId: docId, revId: revId, deleted: try StoredLayout.isDeleted(document), sequence: sequence,
+                                body: try BodyReader.body(of: document), attachments: attachments, heads: document.heads())
+    }
+}
+
+extension ChangeHash {
+    /// Heads as stored in `revisions.heads`: the sorted hashes' bytes, end to end.
+    static func encode(_ heads: Set<ChangeHash>) -> Data { Data(heads.sorted().flatMap(\.bytes)) }
+
+    static func decode(_ data: Data) -> Set<ChangeHash>? {
+        guard data.count % 32 == 0 else { return nil }
+        var heads = Set<ChangeHash>()
+        var offset = data.startIndex
+        while offset < data.endIndex {
+            guard let hash = ChangeHash(data: data[offset..<offset + 32]) else { return nil }
+            heads.insert(hash)
+            offset += 32
+        }
+        return heads
+    }
+}

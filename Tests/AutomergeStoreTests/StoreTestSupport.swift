@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import AutomergeStore
+
+/// A manager over a fresh temporary directory. The directory is not removed
+/// when the value goes (Swift may release it before the datastores made from
+/// it are done); each test process uses its own folder under the system's
+/// temporary directory.
+final class TemporaryStore: Sendable {
+    let directory: URL
+    let manager: DatastoreManager
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("automerge-store-tests-\(getpid())")
+            .appendingPathComponent(UUID().uuidString)
+        manager = try DatastoreManager(directory: directory.path)
+    }
+
+    func datastore(_ name: String = "my_datastore") throws -> Datastore { try manager.datastoreNamed(name) }
+
+    /// A file holding `bytes`, for file attachments.
+    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = directory.appendingPathComponent("input-\(name)")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+}
+
+/// The error a call throws, as a `StoreError`.
+func storeError(_ body: () throws -> Void) -> StoreError? {
+    do {
+        try body()
+        return nil
+    } catch let error as StoreError {
+        return error
+    } catch {
+        Issue.record("not a StoreError: \(error)")
+        return nil
+    }
+}
