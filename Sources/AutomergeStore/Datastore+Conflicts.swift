@@ -26,10 +26,10 @@ extension Datastore {
     /// the resolver declined.
     @discardableResult
     public func resolveConflictsForDocument(_ docId: String, resolver: some ConflictResolver) throws -> DocumentRevision? {
-        let current = try getDocumentWithId(docId)
-        let document = try read { db -> Document in
+        let (current, document) = try read { db -> (DocumentRevision, Document) in
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
-            return try loadDocument(row, db)
+            let document = try loadDocument(row, db)
+            return (try revision(row, document: document), document)
         }
         let conflicts = try ConflictScan.alternatives(in: document)
         guard !conflicts.isEmpty else { return nil }
@@ -37,26 +37,22 @@ extension Datastore {
         let alternatives = (0..<count).map { index -> DocumentRevision in
             var body = current.body
             for conflict in conflicts { body.set(conflict.values[min(index, conflict.values.count - 1)], at: conflict.path) }
-            let revision = DocumentRevision(docId: docId, revId: current.revId!, deleted: current.deleted,
-                                            sequence: current.sequence, body: body.mapValue ?? [:],
-                                            attachments: current.attachments, heads: current.heads)
-            return revision
+            return DocumentRevision(docId: docId, revId: current.revId!, deleted: current.deleted,
+                                    sequence: current.sequence, body: body.mapValue ?? [:],
+                                    attachments: current.attachments, heads: current.heads)
         }
         guard let chosen = resolver.resolve(docId: docId, conflicts: alternatives) else { return nil }
         chosen.docId = docId
         chosen.revId = current.revId
         let body = try StoredLayout.validate(chosen.body)
         return try modify(chosen, options: []) { document, generation, _ in
-            try BodyWriter.write(body, into: document)
+            try write(body: body, attachments: chosen.attachments, into: document, generation: generation, docId: docId)
             // Equal values make no ops, so a field whose winner was chosen is
             // still conflicted: put it again, over every concurrent value.
             for (object, key) in try ConflictScan.conflicts(in: document) {
                 let path = try ConflictScan.path(to: object, in: document) + [.key(key)]
-                try BodyWriter.overwrite(key, in: object, with: BodyValue.map(body).value(at: path) ?? .null, of: document)
+                try BodyWriter.replace(.key(object, key), with: BodyValue.map(body).value(at: path) ?? .null, of: document)
             }
-            let currentAttachments = try StoredLayout.attachments(of: document)
-            try StoredLayout.write(try storedAttachments(chosen.attachments, current: currentAttachments,
-                                                         generation: generation, docId: docId), into: document)
         }
     }
 }

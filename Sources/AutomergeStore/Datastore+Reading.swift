@@ -17,13 +17,19 @@ extension Datastore {
     public func getDocumentWithId(_ docId: String, revId: String) throws -> DocumentRevision {
         try read { db in
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
-            let document = try loadDocument(row, db)
-            if revId == row.revId { return try revision(row, document: document) }
-            let heads = try heads(of: docId, revId: revId, db)
-            let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM revisions WHERE docId = ? AND revId = ?",
-                                              arguments: [docId, revId]) ?? 0
-            return try revision(docId: docId, revId: revId, sequence: sequence, document: try document.forkAt(heads: heads))
+            return try revision(revId, of: row, document: try loadDocument(row, db), db)
         }
+    }
+
+    /// Revision `revId` of the document `row` and `document` hold now.
+    private func revision(_ revId: String, of row: DocumentRow, document: Document, _ db: GRDB.Database) throws
+        -> DocumentRevision
+    {
+        if revId == row.revId { return try revision(row, document: document) }
+        let heads = try heads(of: row.docId, revId: revId, db)
+        let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM revisions WHERE docId = ? AND revId = ?",
+                                          arguments: [row.docId, revId]) ?? 0
+        return try revision(docId: row.docId, revId: revId, sequence: sequence, document: try document.forkAt(heads: heads))
     }
 
     /// Every document that is not deleted, by id.
@@ -60,14 +66,15 @@ extension Datastore {
     /// The revisions of `revision`'s document up to it, newest first.
     public func getRevisionHistory(_ revision: DocumentRevision) throws -> [DocumentRevision] {
         guard let docId = revision.docId, let revId = revision.revId else { return [] }
-        let revIds = try read { db in
+        return try read { db in
             guard let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM revisions WHERE docId = ? AND revId = ?",
                                                     arguments: [docId, revId])
             else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
+            guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
+            let document = try loadDocument(row, db)
             return try String.fetchAll(db, sql: """
                 SELECT revId FROM revisions WHERE docId = ? AND sequence <= ? ORDER BY sequence DESC
-                """, arguments: [docId, sequence])
+                """, arguments: [docId, sequence]).map { try self.revision($0, of: row, document: document, db) }
         }
-        return try revIds.map { try getDocumentWithId(docId, revId: $0) }
     }
 }

@@ -29,9 +29,7 @@ extension Datastore {
             guard try DocumentRow.fetch(db, docId: docId) == nil else { throw StoreError.documentExists(docId: docId) }
             let document = Document()
             document.actor = actor
-            try BodyWriter.write(body, into: document)
-            try StoredLayout.write(try storedAttachments(revision.attachments, current: [:], generation: 1, docId: docId),
-                                   into: document)
+            try write(body: body, attachments: revision.attachments, into: document, generation: 1, docId: docId)
             document.commitWith(timestamp: Date())
             return try insert(docId, document: document, db)
         }
@@ -53,11 +51,7 @@ extension Datastore {
     {
         let body = try StoredLayout.validate(revision.body)
         return try modify(revision, options: options) { document, generation, docId in
-            try BodyWriter.write(body, into: document)
-            let current = try StoredLayout.attachments(of: document)
-            try StoredLayout.write(
-                try storedAttachments(revision.attachments, current: current, generation: generation, docId: docId),
-                into: document)
+            try write(body: body, attachments: revision.attachments, into: document, generation: generation, docId: docId)
         }
     }
 
@@ -77,6 +71,17 @@ extension Datastore {
     @discardableResult
     public func deleteDocumentWithId(_ docId: String) throws -> DocumentRevision {
         try deleteDocumentFromRevision(try getDocumentWithId(docId))
+    }
+
+    /// Makes the document's body `body` and its attachments `attachments`
+    /// (new bytes stored, unchanged ones keeping their `revpos`).
+    func write(body: [String: BodyValue], attachments: Attachments, into document: Document, generation: Int64,
+               docId: String) throws
+    {
+        try BodyWriter.write(body, into: document)
+        let current = try StoredLayout.attachments(of: document)
+        try StoredLayout.write(try storedAttachments(attachments, current: current, generation: generation, docId: docId),
+                               into: document)
     }
 
     static func markDeleted(_ document: Document) throws {

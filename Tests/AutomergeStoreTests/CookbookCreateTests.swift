@@ -104,14 +104,19 @@ struct CookbookCreateTests {
         #expect(try datastore.documentCount == 0)
     }
 
+    /// "doc1": body `["a": 1]`, one attachment "keep" holding the byte 9.
+    static func createDocumentWithAttachment(in datastore: Datastore) throws -> DocumentRevision {
+        let original = DocumentRevision(docId: "doc1")
+        original.body = ["a": 1]
+        original.attachments = [UnsavedDataAttachment(data: Data([9]), name: "keep", type: "text/plain")]
+        return try datastore.createDocumentFromRevision(original)
+    }
+
     @Test("copying a document's body and attachments into a new document, changing one of each")
     func copyWithAttachments() throws {
         let store = try TemporaryStore()
         let datastore = try store.datastore()
-        let original = DocumentRevision(docId: "doc1")
-        original.body = ["a": 1]
-        original.attachments = [UnsavedDataAttachment(data: Data([9]), name: "keep", type: "text/plain")]
-        let saved = try datastore.createDocumentFromRevision(original)
+        let saved = try Self.createDocumentWithAttachment(in: datastore)
 
         let rev = DocumentRevision(docId: "doc2")
         rev.body = saved.body
@@ -127,18 +132,14 @@ struct CookbookCreateTests {
         #expect(try copy.attachments["keep"]?.dataFromAttachmentContent() == Data([9]))
         #expect(try datastore.getDocumentWithId("doc1").body == ["a": 1])
         // The kept attachment's bytes are stored once.
-        let blobs = try FileManager.default.contentsOfDirectory(atPath: datastore.directory.appendingPathComponent("attachments").path)
-        #expect(blobs.count == 2)
+        #expect(try blobCount(datastore) == 2)
     }
 
     @Test("copying only the body leaves the attachments behind")
     func copyBodyOnly() throws {
         let store = try TemporaryStore()
         let datastore = try store.datastore()
-        let original = DocumentRevision(docId: "doc1")
-        original.body = ["a": 1]
-        original.attachments = [UnsavedDataAttachment(data: Data([9]), name: "keep", type: "text/plain")]
-        let saved = try datastore.createDocumentFromRevision(original)
+        let saved = try Self.createDocumentWithAttachment(in: datastore)
         let rev = DocumentRevision(docId: "doc2")
         rev.body = saved.body
         rev.body["hello"] = "world"

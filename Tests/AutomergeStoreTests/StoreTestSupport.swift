@@ -27,6 +27,11 @@ final class TemporaryStore: Sendable {
     }
 }
 
+/// How many attachment blobs the datastore holds.
+func blobCount(_ datastore: Datastore) throws -> Int {
+    try FileManager.default.contentsOfDirectory(atPath: datastore.directory.appendingPathComponent("attachments").path).count
+}
+
 /// The error a call throws, as a `StoreError`.
 func storeError(_ body: () throws -> Void) -> StoreError? {
     do {

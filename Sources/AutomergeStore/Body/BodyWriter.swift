@@ -5,19 +5,46 @@ import Automerge
 /// lists that stay maps and lists are edited in place (so concurrent edits
 /// of other fields merge), strings held as Automerge text are spliced.
 enum BodyWriter {
+    /// Where a value lives: a key of a map or a position of a list.
+    enum Slot {
+        case key(ObjId, String)
+        case index(ObjId, UInt64)
+
+        func get(_ document: Document) throws -> Value? {
+            switch self {
+            case .key(let map, let key): return try document.get(obj: map, key: key)
+            case .index(let list, let index): return try document.get(obj: list, index: index)
+            }
+        }
+
+        func put(_ value: ScalarValue, _ document: Document) throws {
+            switch self {
+            case .key(let map, let key): try document.put(obj: map, key: key, value: value)
+            case .index(let list, let index): try document.put(obj: list, index: index, value: value)
+            }
+        }
+
+        func putObject(_ type: ObjType, _ document: Document) throws -> ObjId {
+            switch self {
+            case .key(let map, let key): return try document.putObject(obj: map, key: key, ty: type)
+            case .index(let list, let index): return try document.putObject(obj: list, index: index, ty: type)
+            }
+        }
+    }
+
     /// Makes the document's body (its root map but the reserved keys) `body`.
     static func write(_ body: [String: BodyValue], into document: Document) throws {
         for key in document.keys(obj: .ROOT) where !StoredLayout.isReserved(key) && body[key] == nil {
             try document.delete(obj: .ROOT, key: key)
         }
         for key in body.keys.sorted() {
-            try put(body[key]!, at: key, in: .ROOT, of: document)
+            try write(body[key]!, to: .key(.ROOT, key), of: document)
         }
     }
 
-    /// Makes the value at `key` of the map `map` equal `value`.
-    static func put(_ value: BodyValue, at key: String, in map: ObjId, of document: Document) throws {
-        let existing = try document.get(obj: map, key: key)
+    /// Makes the value in `slot` equal `value`, editing what is there when it can.
+    static func write(_ value: BodyValue, to slot: Slot, of document: Document) throws {
+        let existing = try slot.get(document)
         if let existing, try BodyReader.read(existing, in: document) == value { return }
         switch (value, existing) {
         case (.map(let entries), .Object(let id, .Map)?):
@@ -26,12 +53,18 @@ enum BodyWriter {
             try update(list: id, to: elements, in: document)
         case (.string(let string), .Object(let id, .Text)?):
             try document.updateText(obj: id, value: string)
-        case (.map(let entries), _):
-            try update(map: try document.putObject(obj: map, key: key, ty: .Map), to: entries, in: document)
-        case (.list(let elements), _):
-            try update(list: try document.putObject(obj: map, key: key, ty: .List), to: elements, in: document)
         default:
-            try document.put(obj: map, key: key, value: scalar(value))
+            try replace(slot, with: value, of: document)
+        }
+    }
+
+    /// Puts `value` in `slot` as a new value, even when it equals what reads
+    /// return, so that it replaces every concurrent value (resolving a conflict).
+    static func replace(_ slot: Slot, with value: BodyValue, of document: Document) throws {
+        switch value {
+        case .map(let entries): try update(map: try slot.putObject(.Map, document), to: entries, in: document)
+        case .list(let elements): try update(list: try slot.putObject(.List, document), to: elements, in: document)
+        default: try slot.put(scalar(value), document)
         }
     }
 
@@ -40,7 +73,7 @@ enum BodyWriter {
             try document.delete(obj: map, key: key)
         }
         for key in entries.keys.sorted() {
-            try put(entries[key]!, at: key, in: map, of: document)
+            try write(entries[key]!, to: .key(map, key), of: document)
         }
     }
 
@@ -59,7 +92,7 @@ enum BodyWriter {
         let oldMiddle = current.count - prefix - suffix
         let newMiddle = elements.count - prefix - suffix
         for offset in 0..<min(oldMiddle, newMiddle) {
-            try set(elements[prefix + offset], at: UInt64(prefix + offset), in: list, of: document)
+            try write(elements[prefix + offset], to: .index(list, UInt64(prefix + offset)), of: document)
         }
         if oldMiddle > newMiddle {
             for _ in newMiddle..<oldMiddle { try document.delete(obj: list, index: UInt64(prefix + newMiddle)) }
@@ -67,26 +100,6 @@ enum BodyWriter {
             for offset in oldMiddle..<newMiddle {
                 try insert(elements[prefix + offset], at: UInt64(prefix + offset), in: list, of: document)
             }
-        }
-    }
-
-    /// Makes the list element at `index` equal `value`.
-    static func set(_ value: BodyValue, at index: UInt64, in list: ObjId, of document: Document) throws {
-        let existing = try document.get(obj: list, index: index)
-        if let existing, try BodyReader.read(existing, in: document) == value { return }
-        switch (value, existing) {
-        case (.map(let entries), .Object(let id, .Map)?):
-            try update(map: id, to: entries, in: document)
-        case (.list(let elements), .Object(let id, .List)?):
-            try update(list: id, to: elements, in: document)
-        case (.string(let string), .Object(let id, .Text)?):
-            try document.updateText(obj: id, value: string)
-        case (.map(let entries), _):
-            try update(map: try document.putObject(obj: list, index: index, ty: .Map), to: entries, in: document)
-        case (.list(let elements), _):
-            try update(list: try document.putObject(obj: list, index: index, ty: .List), to: elements, in: document)
-        default:
-            try document.put(obj: list, index: index, value: scalar(value))
         }
     }
 
@@ -108,22 +121,7 @@ enum BodyWriter {
         case .int(let value): return .Int(value)
         case .double(let value): return .F64(value)
         case .string(let value): return .String(value)
-        case .list, .map: preconditionFailure("objects are written by put/insert")
-        }
-    }
-}
-
-extension BodyWriter {
-    /// Puts `value` at `key` even when it equals what reads return, so that
-    /// it replaces every concurrent value (resolving a conflict).
-    static func overwrite(_ key: String, in map: ObjId, with value: BodyValue, of document: Document) throws {
-        switch value {
-        case .map(let entries):
-            try update(map: try document.putObject(obj: map, key: key, ty: .Map), to: entries, in: document)
-        case .list(let elements):
-            try update(list: try document.putObject(obj: map, key: key, ty: .List), to: elements, in: document)
-        default:
-            try document.put(obj: map, key: key, value: scalar(value))
+        case .list, .map: preconditionFailure("objects are written by replace/insert")
         }
     }
 }

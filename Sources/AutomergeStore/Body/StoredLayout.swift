@@ -70,7 +70,7 @@ enum StoredLayout {
             try document.delete(obj: map, key: name)
         }
         for (name, metadata) in attachments.sorted(by: { $0.key < $1.key }) where current[name] != metadata {
-            try BodyWriter.put(metadata.bodyValue, at: name, in: map, of: document)
+            try BodyWriter.write(metadata.bodyValue, to: .key(map, name), of: document)
         }
     }
 }
@@ -88,9 +88,5 @@ struct AttachmentMetadata: Hashable, Sendable {
     }
 
     /// The blob's SHA-256 as hex, when the digest has the expected form.
-    var sha256: String? {
-        guard digest.hasPrefix("sha256-") else { return nil }
-        let hex = String(digest.dropFirst(7))
-        return hex.count == 64 && hex.allSatisfy(\.isHexDigit) ? hex.lowercased() : nil
-    }
+    var sha256: String? { BlobStore.sha256Hex(ofDigest: digest) }
 }

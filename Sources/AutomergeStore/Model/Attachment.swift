@@ -82,6 +82,7 @@ public struct SavedAttachment: Attachment {
     var metadata: AttachmentMetadata { AttachmentMetadata(type: type, length: length, digest: digest, revpos: revpos) }
 }
 
-extension SHA256Digest {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+extension Sequence<UInt8> {
+    /// The bytes as lowercase hex digits.
+    var hexString: String { map { String(format: "%02x", $0) }.joined() }
 }

@@ -11,7 +11,7 @@ enum RevisionId {
     static func make(heads: Set<ChangeHash>, generation: Int) -> String {
         var hasher = SHA256()
         for head in heads.sorted() { hasher.update(data: head.bytes) }
-        return "\(generation)-" + hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "\(generation)-" + hasher.finalize().prefix(16).hexString
     }
 
     /// The generation of a well-formed id.

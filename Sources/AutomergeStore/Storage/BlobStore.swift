@@ -32,15 +32,21 @@ struct BlobStore: Sendable {
         }
     }
 
-    static func digest(of data: Data) -> String { "sha256-" + SHA256.hash(data: data).hex }
+    static func digest(of data: Data) -> String { "sha256-" + SHA256.hash(data: data).hexString }
+
+    /// The 64 lowercase hex digits of a `sha256-<hex>` digest; nil for any other form.
+    static func sha256Hex(ofDigest digest: String) -> String? {
+        guard digest.hasPrefix("sha256-") else { return nil }
+        let hex = String(digest.dropFirst(7))
+        return hex.count == 64 && hex.allSatisfy(\.isHexDigit) ? hex.lowercased() : nil
+    }
 
     func url(forHex hex: String) -> URL { directory.appendingPathComponent(hex) }
 
     /// Stores `data` (once per content) and returns its digest.
     func write(_ data: Data) throws -> String {
         let digest = Self.digest(of: data)
-        let hex = String(digest.dropFirst(7))
-        let target = url(forHex: hex)
+        let target = url(forHex: String(digest.dropFirst(7)))
         if FileManager.default.fileExists(atPath: target.path) { return digest }
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
         do {
@@ -63,7 +69,7 @@ struct BlobStore: Sendable {
 
     /// The bytes of the blob with `digest`, checked against it.
     func read(digest: String, length: Int64) throws(ReadError) -> Data {
-        guard let hex = AttachmentMetadata(type: "", length: length, digest: digest, revpos: 0).sha256 else {
+        guard let hex = Self.sha256Hex(ofDigest: digest) else {
             throw .malformedDigest(digest)
         }
         guard let data = try? Data(contentsOf: url(forHex: hex)) else { throw .missing(digest) }
