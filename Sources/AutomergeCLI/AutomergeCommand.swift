@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutomergeConformance
+import AutomergeStore
 import Foundation
 
 /// The `automerge` command-line tool: dump and re-save files, run
@@ -9,10 +10,11 @@ struct AutomergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "automerge",
         abstract: "Pure-Swift Automerge: dump, save, sync, conformance, benchmark.",
-        subcommands: [DumpCommand.self, SaveCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, SyncPeerCommand.self, SyncMessageCommand.self, BenchCommand.self])
+        subcommands: [DumpCommand.self, SaveCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, SyncPeerCommand.self, SyncMessageCommand.self, StoreCommand.self, BenchCommand.self])
 
-    /// Parses and runs the command. A file that cannot be read or written
-    /// ends it with one line on standard error and status 1
+    /// Parses and runs the command. A file that cannot be read or written,
+    /// a datastore error or another ``CommandFailure`` ends it with one
+    /// line on standard error and status 1
     /// (`automerge: cannot read 'x.automerge': no such file`), whichever
     /// subcommand met it and however it read the file; every other error
     /// is reported as ArgumentParser reports it.
@@ -21,9 +23,21 @@ struct AutomergeCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            guard let fileError = error as? FileAccessError ?? FileAccessError(error) else { exit(withError: error) }
-            FileHandle.standardError.write(Data("automerge: \(fileError)\n".utf8))
+            guard let message = oneLineMessage(for: error) else { exit(withError: error) }
+            FileHandle.standardError.write(Data("automerge: \(message)\n".utf8))
             exit(withError: ExitCode.failure)
         }
     }
+
+    private static func oneLineMessage(for error: Error) -> String? {
+        if let failure = error as? CommandFailure { return failure.description }
+        if let storeError = error as? StoreError { return storeError.description }
+        return (error as? FileAccessError ?? FileAccessError(error))?.description
+    }
+}
+
+/// A failure a command reports in one line of its own words.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

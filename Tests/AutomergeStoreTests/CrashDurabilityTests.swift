@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import Testing
+@testable import AutomergeStore
+
+/// An acknowledged write survives the writer's `kill -9`: a child process
+/// (`automerge store DIR NAME import`) creates and updates documents,
+/// acknowledging each once its call returns, and is killed at a random
+/// moment, 100 times over one datastore. After each kill the datastore opens
+/// cleanly, passes SQLite's integrity check, and holds every acknowledged
+/// write; of the line being written when the kill came, either all or
+/// nothing is there.
+@Suite("Datastore: crash durability")
+struct CrashDurabilityTests {
+    /// The `automerge` executable built beside the test bundle (`swift build --build-tests` builds both).
+    static let executable: URL? = {
+        let testsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return [testsDirectory.appendingPathComponent("automerge"), packageRoot.appendingPathComponent(".build/debug/automerge")]
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// One import line: the document it writes and the body it gives it.
+    struct Line {
+        let docId: String
+        let body: BodyValue
+        var text: String {
+            var fields = body.mapValue!
+            fields["_id"] = .string(docId)
+            return String(decoding: try! BodyJSON.encode(.map(fields)), as: UTF8.self)
+        }
+    }
+
+    @Test("every acknowledged write survives kill -9 at a random point, 100 times",
+          .enabled(if: executable != nil, "the automerge executable is not built beside the tests"))
+    func acknowledgedWritesSurviveKill() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("crash durability seed: \(seed)")
+        var random = SplitMix64(seed: seed)
+        let store = try TemporaryStore()
+        var expected: [String: BodyValue] = [:]
+        var written = 0
+        for round in 0..<100 {
+            let lines = (0..<200).map { index -> Line in
+                written += 1
+                let existing = expected.keys.sorted()
+                let docId = !existing.isEmpty && random.next() % 8 != 0
+                    ? existing[Int(random.next() % UInt64(existing.count))] : "doc-\(round)-\(index)"
+                let padding = String(repeating: "x", count: Int(random.next() % 150))
+                return Line(docId: docId, body: ["write": .int(Int64(written)), "round": .int(Int64(round)),
+                                                 "text": .string(padding)])
+            }
+            let acknowledged = try runAndKill(lines, directory: store.directory.path,
+                                              afterMilliseconds: Int(random.next() % 300))
+            try verify(directory: store.directory, lines: lines, acknowledged: acknowledged, expected: &expected,
+                       everyDocument: round % 25 == 24, context: "seed \(seed), round \(round)")
+        }
+    }
+
+    /// Starts an import of `lines`, kills it with SIGKILL after `delay`, and
+    /// returns the revision ids it acknowledged, in order.
+    private func runAndKill(_ lines: [Line], directory: String, afterMilliseconds delay: Int) throws -> [String] {
+        let process = Process()
+        process.executableURL = try #require(Self.executable)
+        process.arguments = ["store", directory, "crash", "import"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // 200 lines of at most 200 bytes fit the pipe's buffer: the write never blocks.
+        input.fileHandleForWriting.write(Data(lines.map { $0.text + "\n" }.joined().utf8))
+        try? input.fileHandleForWriting.close()
+        Thread.sleep(forTimeInterval: Double(delay) / 1000)
+        kill(process.processIdentifier, SIGKILL)
+        let acknowledgements = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: acknowledgements, as: UTF8.self).split(separator: "\n").map { line in
+            let fields = (try? BodyJSON.decode(Data(line.utf8)))?.mapValue
+            return fields?["rev"]?.stringValue ?? "(malformed acknowledgement: \(line))"
+        }
+    }
+
+    /// Checks the datastore after a kill and brings `expected` (every
+    /// document's body) up to date with what the import committed. The
+    /// documents the round wrote are checked every round, all of them when
+    /// `everyDocument` is set.
+    private func verify(directory: URL, lines: [Line], acknowledged: [String], expected: inout [String: BodyValue],
+                        everyDocument: Bool, context: String) throws
+    {
+        let path = directory.appendingPathComponent("crash/datastore.sqlite").path
+        let integrity = try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == ["ok"], "\(context)")
+        let datastore = try DatastoreManager(directory: directory.path).datastoreNamed("crash")
+        for (line, revId) in zip(lines, acknowledged) {
+            let revision = try datastore.getDocumentWithId(line.docId, revId: revId)
+            #expect(revision.body == line.body, "\(context): acknowledged revision \(revId) of \(line.docId)")
+            expected[line.docId] = line.body
+        }
+        // The line being written when the kill came may have committed.
+        if acknowledged.count < lines.count {
+            let inFlight = lines[acknowledged.count]
+            if let current = try? datastore.getDocumentWithId(inFlight.docId), current.body == inFlight.body {
+                expected[inFlight.docId] = inFlight.body
+            }
+        }
+        let checked = everyDocument ? Set(expected.keys) : Set(lines.map(\.docId)).intersection(expected.keys)
+        for docId in checked {
+            #expect(try datastore.getDocumentWithId(docId).body == expected[docId], "\(context): current body of \(docId)")
+        }
+        #expect(try datastore.documentCount == expected.count, "\(context)")
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a failing run can be replayed from its printed seed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
