@@ -12,15 +12,6 @@ import Testing
 /// nothing is there.
 @Suite("Datastore: crash durability")
 struct CrashDurabilityTests {
-    /// The `automerge` executable built beside the test bundle (`swift build --build-tests` builds both).
-    static let executable: URL? = {
-        let testsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return [testsDirectory.appendingPathComponent("automerge"), packageRoot.appendingPathComponent(".build/debug/automerge")]
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
     /// One import line: the document it writes and the body it gives it.
     struct Line {
         let docId: String
@@ -33,7 +24,7 @@ struct CrashDurabilityTests {
     }
 
     @Test("every acknowledged write survives kill -9 at a random point, 100 times",
-          .enabled(if: executable != nil, "the automerge executable is not built beside the tests"))
+          .enabled(if: automergeExecutable != nil, "the automerge executable is not built beside the tests"))
     func acknowledgedWritesSurviveKill() throws {
         signal(SIGPIPE, SIG_IGN)
         let seed = UInt64.random(in: 0...UInt64.max)
@@ -63,7 +54,7 @@ struct CrashDurabilityTests {
     /// returns the revision ids it acknowledged, in order.
     private func runAndKill(_ lines: [Line], directory: String, afterMilliseconds delay: Int) throws -> [String] {
         let process = Process()
-        process.executableURL = try #require(Self.executable)
+        process.executableURL = try #require(automergeExecutable)
         process.arguments = ["store", directory, "crash", "import"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input

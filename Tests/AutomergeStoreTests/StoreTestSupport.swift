@@ -44,3 +44,12 @@ func storeError(_ body: () throws -> Void) -> StoreError? {
         return nil
     }
 }
+
+/// The `automerge` executable built beside the test bundle (`swift build --build-tests` builds both).
+let automergeExecutable: URL? = {
+    let testsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    return [testsDirectory.appendingPathComponent("automerge"), packageRoot.appendingPathComponent(".build/debug/automerge")]
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}()

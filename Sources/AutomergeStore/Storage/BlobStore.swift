@@ -77,6 +77,15 @@ struct BlobStore: Sendable {
         return data
     }
 
+    /// Whether the blob for `digest` is there with `length` bytes (its
+    /// content is checked when it is read).
+    func contains(digest: String, length: Int64) -> Bool {
+        guard let hex = Self.sha256Hex(ofDigest: digest),
+            let size = (try? FileManager.default.attributesOfItem(atPath: url(forHex: hex).path))?[.size] as? NSNumber
+        else { return false }
+        return size.int64Value == length
+    }
+
     /// Removes every blob whose hex digest is not in `keep`, and leftover temporary files.
     func removeAll(except keep: Set<String>) throws -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -27,7 +27,21 @@ struct DocumentRow: Sendable {
     static let columns = "docId, revId, generation, deleted, conflicted, sequence, length(snapshot) AS snapshotLength, chunkBytes"
 
     static func fetch(_ db: GRDB.Database, docId: String) throws -> DocumentRow? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM documents WHERE docId = ?", arguments: [docId]).map(DocumentRow.init)
+        try DatabaseError.namingCorruption(of: docId) {
+            try Row.fetchOne(db, sql: "SELECT \(columns) FROM documents WHERE docId = ?", arguments: [docId]).map(DocumentRow.init)
+        }
+    }
+}
+
+extension DatabaseError {
+    /// Runs `body`, reporting a damaged database file met on the way as
+    /// ``StoreError/corruptDocument(docId:reason:)`` for the document being read.
+    static func namingCorruption<T>(of docId: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            throw StoreError.corruptDocument(docId: docId, reason: "the database file is damaged (\(error.message ?? "\(error)"))")
+        }
     }
 }
 
@@ -63,8 +77,7 @@ extension Datastore {
     /// database, so they never see a write half done.
     func loadDocument(_ row: DocumentRow, _ db: GRDB.Database, forWriting: Bool = false) throws -> Document {
         if forWriting, let cached = cache.document(row.docId, at: row.revId) { return cached }
-        let bytes: Data
-        do {
+        let bytes = try DatabaseError.namingCorruption(of: row.docId) { () throws -> Data in
             guard let snapshot = try Data.fetchOne(db, sql: "SELECT snapshot FROM documents WHERE docId = ?",
                                                    arguments: [row.docId])
             else { throw StoreError.documentNotFound(docId: row.docId) }
@@ -74,9 +87,7 @@ extension Datastore {
             {
                 all.append(chunk)
             }
-            bytes = all
-        } catch let error as DatabaseError {
-            throw StoreError.corruptDocument(docId: row.docId, reason: "\(error.message ?? "\(error)")")
+            return all
         }
         let document: Document
         do {

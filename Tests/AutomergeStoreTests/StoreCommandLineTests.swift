@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import AutomergeStore
+
+/// `automerge store DIR NAME ...`: the datastore from the shell, JSON in and
+/// out; a failure is one line on standard error naming the problem and a
+/// non-zero exit status.
+@Suite("Datastore: command line",
+       .enabled(if: automergeExecutable != nil, "the automerge executable is not built beside the tests"))
+struct StoreCommandLineTests {
+    /// One manager directory the commands of a test share; the datastore is `todo`.
+    struct Shell {
+        let store: TemporaryStore
+        init() throws { store = try TemporaryStore() }
+
+        /// Runs a command that must succeed; returns its output lines as JSON values.
+        func json(_ arguments: String..., input: String = "") throws -> [BodyValue] {
+            let result = try run(arguments, input: input)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.isEmpty)
+            return try result.stdout.split(separator: "\n").map { try BodyJSON.decode(Data($0.utf8)) }
+        }
+
+        /// Runs a command that must fail; returns its one line of standard error.
+        func failure(_ arguments: String..., input: String = "", datastore: String = "todo") throws -> String {
+            let result = try run(arguments, input: input, datastore: datastore)
+            #expect(result.status != 0, "\(arguments) succeeded")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderr.hasSuffix("\n") && !result.stderr.dropLast().contains("\n"), "not one line: \(result.stderr)")
+            return String(result.stderr.dropLast())
+        }
+
+        private func run(_ arguments: [String], input: String, datastore: String = "todo") throws
+            -> (status: Int32, stdout: String, stderr: String)
+        {
+            let process = Process()
+            process.executableURL = try #require(automergeExecutable)
+            process.arguments = ["store", store.directory.path, datastore] + arguments
+            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+            (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
+            try process.run()
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+            let out = stdout.fileHandleForReading.readDataToEndOfFile()
+            let err = stderr.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    @Test("create, get, update, history and delete, as a script would")
+    func documentLifecycle() throws {
+        let shell = try Shell()
+        let created = try #require(try shell.json("create", "--id", "groceries", #"{"item":"milk","done":false}"#).first)
+        #expect(created["id"] == "groceries")
+        let rev1 = try #require(created["rev"]?.stringValue)
+        #expect(rev1.hasPrefix("1-"))
+
+        let got = try shell.json("get", "groceries")
+        #expect(got == [["id": "groceries", "rev": .string(rev1), "deleted": false,
+                         "body": ["item": "milk", "done": false], "attachments": [:]]])
+
+        let updated = try shell.json("update", "groceries", rev1, "-", input: #"{"item":"milk","done":true}"#)
+        let rev2 = try #require(updated.first?["rev"]?.stringValue)
+        #expect(rev2.hasPrefix("2-"))
+        #expect(try shell.json("get", "groceries").first?["body"] == ["item": "milk", "done": true])
+        #expect(try shell.json("get", "groceries", "--rev", rev1).first?["body"] == ["item": "milk", "done": false])
+        #expect(try shell.json("history", "groceries").map { $0["rev"] } == [.string(rev2), .string(rev1)])
+
+        let deleted = try shell.json("delete", "groceries", rev2)
+        #expect(deleted.first?["deleted"] == true)
+        #expect(try shell.json("get", "groceries").first?["deleted"] == true)
+        #expect(try shell.json("list").isEmpty)
+    }
+
+    @Test("generated ids, paging with --offset and --limit, and import of JSON lines")
+    func listAndImport() throws {
+        let shell = try Shell()
+        let generated = try shell.json("create", #"{"n":0}"#)
+        #expect(generated.first?["id"]?.stringValue?.isEmpty == false)
+        let acknowledgements = try shell.json("import", input: (1...9).map { #"{"_id":"doc\#($0)","n":\#($0)}"# }
+            .joined(separator: "\n") + "\n\n" + #"{"_id":"doc1","n":100}"# + "\n")
+        #expect(acknowledgements.count == 10)
+        #expect(acknowledgements.last?["rev"]?.stringValue?.hasPrefix("2-") == true, "an existing _id is updated")
+        let all = try shell.json("list").map { $0["id"] }
+        #expect(all.count == 10 && all.contains(generated.first?["id"]))
+        #expect(all == all.sorted { $0!.stringValue! < $1!.stringValue! }, "by id")
+        #expect(try shell.json("list", "--offset", "2", "--limit", "3").map { $0["id"] } == Array(all[2..<5]))
+        #expect(try shell.json("list", "--limit", "1", "--descending").map { $0["id"] } == [all.last!])
+        #expect(try shell.json("get", "doc1").first?["body"] == ["n": 100])
+    }
+
+    @Test("attach a file: get lists its type, length and digest; a body update keeps it")
+    func attachments() throws {
+        let shell = try Shell()
+        let rev = try #require(try shell.json("create", "--id", "a", #"{"k":1}"#).first?["rev"]?.stringValue)
+        let file = try shell.store.file("notes.txt", Array("hello".utf8))
+        let attached = try #require(try shell.json("attach", "a", rev, file, "--name", "notes", "--type", "text/plain")
+            .first?["rev"]?.stringValue)
+        let sha = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+        #expect(try shell.json("get", "a").first?["attachments"] ==
+                ["notes": ["type": "text/plain", "length": 5, "digest": .string("sha256-" + sha)]])
+        _ = try shell.json("update", "a", attached, #"{"k":2}"#)
+        #expect(try shell.json("get", "a").first?["attachments"]?["notes"] != nil)
+    }
+
+    @Test("a stale revision fails unless --merge; both sides' edits then show in conflicts")
+    func staleRevisionsAndConflicts() throws {
+        let shell = try Shell()
+        let rev1 = try #require(try shell.json("create", "--id", "task", #"{"title":"a","owner":"ann"}"#).first?["rev"]?.stringValue)
+        let rev2 = try #require(try shell.json("update", "task", rev1, #"{"title":"b","owner":"ann"}"#).first?["rev"]?.stringValue)
+        #expect(try shell.failure("update", "task", rev1, #"{"title":"c","owner":"ann"}"#)
+                == "automerge: conflict: document 'task' is at revision \(rev2), not \(rev1)")
+        #expect(try shell.json("conflicts").isEmpty)
+        _ = try shell.json("update", "task", rev1, #"{"title":"c","owner":"bob"}"#, "--merge")
+        #expect(try shell.json("conflicts").map { $0["id"] } == ["task"])
+        #expect(try shell.json("get", "task").first?["body"]?["owner"] == "bob", "a field only one side changed merges")
+    }
+
+    @Test("errors: one line on standard error naming the problem, and a non-zero exit")
+    func errors() throws {
+        let shell = try Shell()
+        let missing = shell.store.directory.appendingPathComponent("missing.png").path
+        _ = try shell.json("create", "--id", "a", "{}")
+        let rev = try #require(try shell.json("get", "a").first?["rev"]?.stringValue)
+        #expect(try shell.failure("attach", "a", rev, missing) == "automerge: cannot read '\(missing)': no such file")
+        #expect(try shell.failure("get", "nope") == "automerge: document 'nope' not found")
+        #expect(try shell.failure("create", "--id", "a", "{}") == "automerge: document 'a' already exists")
+        #expect(try shell.failure("list", datastore: "9lives")
+                == "automerge: invalid datastore name '9lives': names match ^[a-zA-Z]+[a-zA-Z0-9_]*$")
+        #expect(try shell.failure("create", "{not json").hasPrefix("automerge: invalid body: not JSON"))
+        #expect(try shell.failure("create", "[1,2]").hasPrefix("automerge: invalid body"))
+        #expect(try shell.failure("delete", "a", "1-00000000000000000000000000000000")
+                == "automerge: document 'a' has no revision '1-00000000000000000000000000000000'")
+        #expect(try shell.failure("import", input: "\n[]\n") == "automerge: line 2: invalid body: a body is a JSON object")
+        #expect(try shell.failure("frobnicate").hasPrefix("automerge: unknown action 'frobnicate'"))
+        #expect(try shell.failure("update", "a").contains("Missing expected argument"))
+    }
+}
