@@ -29,18 +29,30 @@ extension Datastore {
     /// gives), none. Much faster than one call per document for imports.
     @discardableResult
     public func createDocumentsFromRevisions(_ revisions: [DocumentRevision]) throws -> [DocumentRevision] {
-        let prepared = try revisions.map { revision -> (String, [String: BodyValue], Attachments) in
+        let creations = try revisions.map { revision -> (docId: String?, edit: (Document, String) throws -> Void) in
             guard revision.hasBody else { throw StoreError.bodyRequired }
-            let docId = revision.docId ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let body = try StoredLayout.validate(revision.body)
+            return (revision.docId, { document, docId in
+                try self.write(body: body, attachments: revision.attachments, into: document, generation: 1, docId: docId)
+            })
+        }
+        return try create(creations)
+    }
+
+    /// Creates one document per entry in one transaction: its id (generated
+    /// when nil), and `edit` makes its first change on an empty document.
+    func create(_ creations: [(docId: String?, edit: (Document, String) throws -> Void)]) throws -> [DocumentRevision] {
+        let creations = try creations.map { docId, edit in
+            let docId = docId ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             try Self.validate(docId: docId)
-            return (docId, try StoredLayout.validate(revision.body), revision.attachments)
+            return (docId, edit)
         }
         let saved = try write { db in
-            try prepared.map { docId, body, attachments in
+            try creations.map { docId, edit in
                 guard try DocumentRow.fetch(db, docId: docId) == nil else { throw StoreError.documentExists(docId: docId) }
                 let document = Document()
                 document.actor = actor
-                try write(body: body, attachments: attachments, into: document, generation: 1, docId: docId)
+                try edit(document, docId)
                 document.commitWith(timestamp: Date())
                 return try insert(docId, document: document, db)
             }
@@ -90,10 +102,11 @@ extension Datastore {
 
     /// Makes the document's body `body` and its attachments `attachments`
     /// (new bytes stored, unchanged ones keeping their `revpos`).
-    func write(body: [String: BodyValue], attachments: Attachments, into document: Document, generation: Int64,
+    /// (A nil body leaves the body as it is.)
+    func write(body: [String: BodyValue]?, attachments: Attachments, into document: Document, generation: Int64,
                docId: String) throws
     {
-        try BodyWriter.write(body, into: document)
+        if let body { try BodyWriter.write(body, into: document) }
         let current = try StoredLayout.attachments(of: document)
         try StoredLayout.write(try storedAttachments(attachments, current: current, generation: generation, docId: docId),
                                into: document)

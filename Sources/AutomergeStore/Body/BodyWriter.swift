@@ -3,7 +3,8 @@ import Automerge
 /// Writes a body into an Automerge document with the fewest ops that make
 /// the document's JSON view equal it: equal values make no ops, maps and
 /// lists that stay maps and lists are edited in place (so concurrent edits
-/// of other fields merge), strings held as Automerge text are spliced.
+/// of other fields merge), strings held as Automerge text are spliced and
+/// counters incremented.
 enum BodyWriter {
     /// Where a value lives: a key of a map or a position of a list.
     enum Slot {
@@ -21,6 +22,13 @@ enum BodyWriter {
             switch self {
             case .key(let map, let key): try document.put(obj: map, key: key, value: value)
             case .index(let list, let index): try document.put(obj: list, index: index, value: value)
+            }
+        }
+
+        func increment(by delta: Int64, _ document: Document) throws {
+            switch self {
+            case .key(let map, let key): try document.increment(obj: map, key: key, by: delta)
+            case .index(let list, let index): try document.increment(obj: list, index: index, by: delta)
             }
         }
 
@@ -53,6 +61,10 @@ enum BodyWriter {
             try update(list: id, to: elements, in: document)
         case (.string(let string), .Object(let id, .Text)?):
             try document.updateText(obj: id, value: string)
+        case (.int(let target), .Scalar(.Counter(let current))?):
+            // A counter stays a counter, so that concurrent increments add up.
+            let (delta, overflow) = target.subtractingReportingOverflow(current)
+            if overflow { try replace(slot, with: value, of: document) } else { try slot.increment(by: delta, document) }
         default:
             try replace(slot, with: value, of: document)
         }

@@ -36,6 +36,15 @@ enum StoredLayout {
         }
     }
 
+    /// The root's reserved entries, as JSON-like values.
+    static func reservedEntries(of document: Document) throws -> [String: BodyValue] {
+        var entries: [String: BodyValue] = [:]
+        for key in document.keys(obj: .ROOT) where isReserved(key) {
+            entries[key] = try document.get(obj: .ROOT, key: key).map { try BodyReader.read($0, in: document) }
+        }
+        return entries
+    }
+
     static func isDeleted(_ document: Document) throws -> Bool {
         if case .Scalar(.Boolean(true))? = try document.get(obj: .ROOT, key: deletedKey) { return true }
         return false

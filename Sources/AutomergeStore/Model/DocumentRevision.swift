@@ -27,6 +27,9 @@ public final class DocumentRevision: @unchecked Sendable {
     var hasBody: Bool
     /// The Automerge heads this revision stands for (empty for a new revision).
     var heads: Set<ChangeHash>
+    /// The datastore it was read from or saved to, where its Automerge
+    /// document is loaded from on demand (nil for a new revision).
+    var datastore: Datastore?
 
     /// A new document with the given id (nil: one is generated when it is created).
     public init(docId: String? = nil) {
@@ -38,11 +41,13 @@ public final class DocumentRevision: @unchecked Sendable {
         attachments = [:]
         hasBody = false
         heads = []
+        datastore = nil
     }
 
     init(docId: String, revId: String, deleted: Bool, sequence: Int64, body: [String: BodyValue],
-         attachments: Attachments, heads: Set<ChangeHash>)
+         attachments: Attachments, heads: Set<ChangeHash>, datastore: Datastore?)
     {
+        self.datastore = datastore
         self.docId = docId
         self.revId = revId
         self.deleted = deleted

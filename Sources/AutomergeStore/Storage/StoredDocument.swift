@@ -116,7 +116,8 @@ extension Datastore {
                                                 digest: metadata.digest, revpos: metadata.revpos, docId: docId, blobs: blobs)
         }
         return DocumentRevision(docId: docId, revId: revId, deleted: try StoredLayout.isDeleted(document), sequence: sequence,
-                                body: try BodyReader.body(of: document), attachments: attachments, heads: document.heads())
+                                body: try BodyReader.body(of: document), attachments: attachments, heads: document.heads(),
+                                datastore: self)
     }
 }
 
