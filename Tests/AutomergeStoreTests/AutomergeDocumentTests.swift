@@ -37,7 +37,10 @@ struct AutomergeDocumentTests {
         #expect(updated.body == ["title": "Plan B", "text": "Buy milk", "views": 2, "tags": ["home", "work"]])
         #expect(updated.attachments.names == ["a.txt"], "a model update keeps the attachments")
         #expect(try datastore.getRevisionHistory(updated).count == 2)
-        let document = try updated.automergeDocument()
+        edited.text.value = "Buy oat milk"    // bound to the decoded copy; stored by the next update
+        let textEdit = try datastore.updateDocumentFromRevision(updated, with: edited)
+        #expect(textEdit.body["text"] == "Buy oat milk")
+        let document = try textEdit.automergeDocument()
         guard case .Object(_, .Text)? = try document.get(obj: .ROOT, key: "text"),
             case .Scalar(.Counter(2))? = try document.get(obj: .ROOT, key: "views")
         else {
