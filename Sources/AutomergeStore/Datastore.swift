@@ -58,6 +58,8 @@ public final class Datastore: @unchecked Sendable {
             return try database.write(body)
         } catch let error as StoreError {
             throw error
+        } catch let error as QueryError {
+            throw error
         } catch {
             throw StoreError.storage("\(error)")
         }
@@ -68,6 +70,8 @@ public final class Datastore: @unchecked Sendable {
         do {
             return try database.read(body)
         } catch let error as StoreError {
+            throw error
+        } catch let error as QueryError {
             throw error
         } catch {
             throw StoreError.storage("\(error)")

@@ -62,9 +62,13 @@ public final class DatastoreManager: @unchecked Sendable {
 
     /// Names match `^[a-zA-Z]+[a-zA-Z0-9_]*$`.
     static func validate(name: String) throws {
-        guard let first = name.unicodeScalars.first, first.isASCIILetter,
-            name.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" })
-        else { throw StoreError.invalidDatastoreName(name) }
+        guard isPlainName(name) else { throw StoreError.invalidDatastoreName(name) }
+    }
+
+    /// Whether `name` matches `^[a-zA-Z]+[a-zA-Z0-9_]*$` (datastore and index names).
+    static func isPlainName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" }
     }
 }
 

@@ -12,6 +12,8 @@ import GRDB
 ///   its `sequence` is the datastore's write counter.
 /// - `blob_refs`: which documents name which attachment blobs.
 /// - `meta`: the datastore's Automerge actor id.
+/// - `query_indexes` (v2): the query indexes, each with its table (see
+///   ``IndexDefinition``) and the sequence it is up to date with.
 enum StoreSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -48,6 +50,16 @@ enum StoreSchema {
                     digest TEXT NOT NULL,
                     docId TEXT NOT NULL,
                     PRIMARY KEY (digest, docId)
+                );
+                """)
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE query_indexes (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    type TEXT NOT NULL,
+                    fields TEXT NOT NULL,
+                    lastSequence INTEGER NOT NULL
                 );
                 """)
         }
