@@ -86,12 +86,13 @@ extension Datastore {
                      _ db: GRDB.Database) throws -> [DocumentRevision]
     {
         let planner = try self.planner(sorting: sort, for: selector, db)
-        let rows = try candidateRows(planner.plan(selector), db)
         var matcher = SelectorMatcher()
         if let text = planner.textIndex, selector.containsText {
+            // First: a search FTS5 cannot parse is reported here, by name.
             let searches = try textSearches(selector, in: text, db)
             matcher.textMatches = { docId in searches.contains(docId) }
         }
+        let rows = try candidateRows(planner.plan(selector), db)
         var matches: [(row: DocumentRow, body: BodyValue, document: Document)] = []
         for row in rows {
             let document = try loadDocument(row, db)
