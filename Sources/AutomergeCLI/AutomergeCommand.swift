@@ -32,6 +32,7 @@ struct AutomergeCommand: ParsableCommand {
     private static func oneLineMessage(for error: Error) -> String? {
         if let failure = error as? CommandFailure { return failure.description }
         if let storeError = error as? StoreError { return storeError.description }
+        if let queryError = error as? QueryError { return queryError.description }
         return (error as? FileAccessError ?? FileAccessError(error))?.description
     }
 }

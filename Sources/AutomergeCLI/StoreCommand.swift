@@ -24,6 +24,9 @@ struct StoreCommand: ParsableCommand {
               attach ID REV FILE --name N --type T           prints {"id","rev"}
               history ID                         one revision per line, newest first: {"id","rev","deleted","sequence"}
               conflicts                          one conflicted document per line: {"id","rev"}
+              index FIELD... --name N [--text]   creates a query index (nothing when it exists as given)
+              find SELECTOR_JSON [--sort SORT_JSON] [--limit N] [--skip N] [--fields a,b]
+                                                 one matching document per line, as get prints it
               import                             one body per line on standard input (with "_id" to name
                                                  or replace a document); prints {"id","rev"} per line once
                                                  it is durable
@@ -32,7 +35,7 @@ struct StoreCommand: ParsableCommand {
 
     @Argument(help: "The datastore manager's directory (created if missing).") var directory: String
     @Argument(help: "The datastore's name (created if missing).") var name: String
-    @Argument(help: "create, update, get, delete, list, attach, history, conflicts or import.") var action: String
+    @Argument(help: "create, update, get, delete, list, attach, history, conflicts, import, index or find.") var action: String
     @Argument(parsing: .allUnrecognized, help: "The action's arguments.") var arguments: [String] = []
 
     func run() throws {
@@ -47,7 +50,7 @@ struct StoreCommand: ParsableCommand {
 
 /// What `automerge store` can do.
 enum StoreAction: String, CaseIterable {
-    case create, update, get, delete, list, attach, history, conflicts, `import`
+    case create, update, get, delete, list, attach, history, conflicts, `import`, index, find
 
     func run(_ arguments: [String], on store: Datastore, output: inout StoreOutput) throws {
         switch self {
@@ -60,6 +63,8 @@ enum StoreAction: String, CaseIterable {
         case .history: try parse(StoreHistory.self, arguments).run(store, &output)
         case .conflicts: try parse(StoreConflicts.self, arguments).run(store, &output)
         case .import: try parse(StoreImport.self, arguments).run(store, &output)
+        case .index: try parse(StoreIndex.self, arguments).run(store, &output)
+        case .find: try parse(StoreFind.self, arguments).run(store, &output)
         }
     }
 }
@@ -102,6 +107,12 @@ struct StoreOutput {
               ("deleted", revision.deleted ? "true" : "false"),
               ("body", String(decoding: try BodyJSON.encode(revision.body), as: UTF8.self)),
               ("attachments", "{" + attachments.joined(separator: ",") + "}")])
+    }
+
+    /// One JSON object, its keys sorted.
+    func line(_ value: [String: BodyValue]) {
+        let text = (try? BodyJSON.encode(.map(value))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     private func line(_ fields: [(String, String)]) {

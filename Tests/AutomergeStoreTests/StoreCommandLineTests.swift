@@ -117,6 +117,25 @@ struct StoreCommandLineTests {
         #expect(try shell.json("get", "task").first?["body"]?["owner"] == "bob", "a field only one side changed merges")
     }
 
+    @Test("index and find: selectors, sort, limit, skip and projected fields")
+    func indexAndFind() throws {
+        let shell = try Shell()
+        _ = try shell.json("import", input: """
+            {"_id":"a","name":"mike","age":12}
+            {"_id":"b","name":"fred","age":30,"bio":"likes cats"}
+            {"_id":"c","name":"mike","age":34}
+            """)
+        #expect(try shell.json("index", "age", "name", "--name", "ages") == [["name": "ages"]])
+        #expect(try shell.json("index", "bio", "--name", "search", "--text") == [["name": "search"]])
+        let found = try shell.json("find", #"{"name":"mike"}"#, "--sort", #"[{"age":"desc"}]"#, "--fields", "age")
+        #expect(found.map { $0["id"] } == ["c", "a"])
+        #expect(found.map { $0["body"] } == [["age": 34], ["age": 12]])
+        #expect(try shell.json("find", #"{"age":{"$gte":12}}"#, "--skip", "1", "--limit", "1").map { $0["id"] } == ["b"])
+        #expect(try shell.json("find", #"{"$text":"cats"}"#).map { $0["id"] } == ["b"])
+        #expect(try shell.failure("find", #"{"age":{"$foo":1}}"#) == "automerge: invalid selector at age.$foo: unknown operator '$foo'")
+        #expect(try shell.failure("find", "{}", "--sort", #"[{"bio":"asc"}]"#) == "automerge: invalid sort: no JSON index holds all of bio")
+    }
+
     @Test("errors: one line on standard error naming the problem, and a non-zero exit")
     func errors() throws {
         let shell = try Shell()
