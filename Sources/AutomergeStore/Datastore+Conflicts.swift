@@ -39,7 +39,7 @@ extension Datastore {
             for conflict in conflicts { body.set(conflict.values[min(index, conflict.values.count - 1)], at: conflict.path) }
             return DocumentRevision(docId: docId, revId: current.revId!, deleted: current.deleted,
                                     sequence: current.sequence, body: body.mapValue ?? [:],
-                                    attachments: current.attachments, heads: current.heads, datastore: self)
+                                    attachments: current.attachments, datastore: self)
         }
         guard let chosen = resolver.resolve(docId: docId, conflicts: alternatives) else { return nil }
         chosen.docId = docId

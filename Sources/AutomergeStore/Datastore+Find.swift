@@ -93,21 +93,20 @@ extension Datastore {
             matcher.textMatches = { docId in searches.contains(docId) }
         }
         let rows = try candidateRows(planner.plan(selector), db)
-        var matches: [(row: DocumentRow, body: BodyValue, document: Document)] = []
+        var matches: [(row: DocumentRow, body: BodyValue, view: StoredView)] = []
         for row in rows {
-            let document = try loadDocument(row, db)
-            var body = try BodyReader.body(of: document)
-            body["_id"] = .string(row.docId)
-            body["_rev"] = .string(row.revId)
-            if matcher.matches(selector, .map(body)) { matches.append((row, .map(body), document)) }
+            let view = try self.view(of: row, db)
+            let body = view.queryBody(docId: row.docId, revId: row.revId)
+            if matcher.matches(selector, body) { matches.append((row, body, view)) }
         }
         if !sort.isEmpty {
             let paths = try sort.map { (try FieldPath($0.field), $0.descending) }
             matches.sort { a, b in Self.precedes(a.body, b.body, by: paths) ?? (a.row.docId < b.row.docId) }
         }
         let page = matches.dropFirst(max(0, skip)).prefix(limit > 0 ? limit : Int.max)
-        return try page.map { match in
-            let revision = try self.revision(match.row, document: match.document)
+        return page.map { match in
+            let revision = self.revision(docId: match.row.docId, revId: match.row.revId, sequence: match.row.sequence,
+                                         view: match.view)
             if let projection {
                 revision.body = .map(Dictionary(uniqueKeysWithValues: projection.compactMap { field in
                     revision.body[field].map { (field, $0) }

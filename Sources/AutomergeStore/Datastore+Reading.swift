@@ -9,7 +9,7 @@ extension Datastore {
     public func getDocumentWithId(_ docId: String) throws -> DocumentRevision {
         try read { db in
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
-            return try revision(row, document: try loadDocument(row, db))
+            return try revision(row, db)
         }
     }
 
@@ -17,6 +17,7 @@ extension Datastore {
     public func getDocumentWithId(_ docId: String, revId: String) throws -> DocumentRevision {
         try read { db in
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
+            if revId == row.revId { return try revision(row, db) }
             return try revision(revId, of: row, document: try loadDocument(row, db), db)
         }
     }
@@ -40,11 +41,11 @@ extension Datastore {
     /// A page of the documents that are not deleted, by id.
     public func getAllDocuments(offset: Int, limit: Int, descending: Bool) throws -> [DocumentRevision] {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(try db.cachedStatement(sql: """
                 SELECT \(DocumentRow.columns) FROM documents WHERE deleted = 0
                 ORDER BY docId \(descending ? "DESC" : "ASC") LIMIT ? OFFSET ?
-                """, arguments: [Int64(clamping: max(0, limit)), max(0, offset)]).map(DocumentRow.init)
-            return try rows.map { try revision($0, document: try loadDocument($0, db)) }
+                """), arguments: [Int64(clamping: max(0, limit)), max(0, offset)]).map(DocumentRow.init)
+            return try rows.map { try revision($0, db) }
         }
     }
 
@@ -53,7 +54,7 @@ extension Datastore {
         try read { db in
             try docIds.compactMap { docId in
                 guard let row = try DocumentRow.fetch(db, docId: docId) else { return nil }
-                return try revision(row, document: try loadDocument(row, db))
+                return try revision(row, db)
             }
         }
     }

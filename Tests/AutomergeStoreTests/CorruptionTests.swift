@@ -3,8 +3,10 @@ import GRDB
 import Testing
 @testable import AutomergeStore
 
-/// Damage on disk costs the damaged document only: reading it gives a typed
-/// error naming it, and every other document stays readable and writable.
+/// Damage on disk costs the damaged document only: reading what is damaged
+/// gives a typed error naming it, and every other document stays readable
+/// and writable. A document is stored twice over: its Automerge bytes
+/// (snapshot and chunks) and its current view as JSON, which plain reads use.
 @Suite("Datastore: corruption")
 struct CorruptionTests {
     /// A datastore with one large document, `victim`, whose snapshot spans
@@ -16,21 +18,27 @@ struct CorruptionTests {
         var file: URL { directory.appendingPathComponent("docs/datastore.sqlite") }
         /// Where in the file a run of the victim's snapshot bytes (past its first page) starts.
         private(set) var snapshotOffset = 0
+        /// Where a run of the victim's stored view (its JSON) starts.
+        private(set) var viewOffset = 0
         private(set) var pageSize = 0
 
         init() throws {
             var random = SplitMix64(seed: 7)
             let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,")
             let text = String((0..<30_000).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
-            let snapshot = try Self.populate(directory, victimText: text, pageSize: &pageSize)
+            let (snapshot, view) = try Self.populate(directory, victimText: text, pageSize: &pageSize)
             let bytes = try Data(contentsOf: file)
-            let probe = snapshot[snapshot.startIndex + snapshot.count / 2..<snapshot.startIndex + snapshot.count / 2 + 64]
-            snapshotOffset = try #require(bytes.range(of: probe)?.lowerBound, "the victim's snapshot is in the file")
+            func offset(of stored: Data) throws -> Int {
+                let probe = stored[stored.startIndex + stored.count / 2..<stored.startIndex + stored.count / 2 + 64]
+                return try #require(bytes.range(of: probe)?.lowerBound, "the victim's bytes are in the file")
+            }
+            snapshotOffset = try offset(of: snapshot)
+            viewOffset = try offset(of: view)
         }
 
         /// Writes the documents, checkpoints the WAL into the file and closes
-        /// the datastore; returns the victim's snapshot.
-        private static func populate(_ directory: URL, victimText: String, pageSize: inout Int) throws -> Data {
+        /// the datastore; returns the victim's snapshot and stored view.
+        private static func populate(_ directory: URL, victimText: String, pageSize: inout Int) throws -> (Data, Data) {
             let datastore = try DatastoreManager(directory: directory.path).datastoreNamed("docs")
             let victim = DocumentRevision(docId: "victim")
             victim.body = ["text": .string(victimText)]
@@ -43,7 +51,8 @@ struct CorruptionTests {
             try datastore.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             pageSize = try datastore.database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size")! }
             return try datastore.database.read { db in
-                try Data.fetchOne(db, sql: "SELECT snapshot FROM documents WHERE docId = 'victim'")!
+                let row = try Row.fetchOne(db, sql: "SELECT snapshot, body FROM documents WHERE docId = 'victim'")!
+                return (row["snapshot"], row["body"])
             }
         }
 
@@ -66,45 +75,76 @@ struct CorruptionTests {
         }
     }
 
-    @Test("bytes of a snapshot flipped on disk: reading that document names it; the others read and write")
+    /// The victim's Automerge document cannot be read or written: both name
+    /// it. (Its stored view may still read, or, when the damage lies on the
+    /// way to it in the row, name it too.)
+    func expectAutomergeBytesReportedCorrupt(_ datastore: Datastore, reasonContains fragment: String) throws {
+        let current: DocumentRevision
+        do {
+            current = try datastore.getDocumentWithId("victim")
+        } catch StoreError.corruptDocument(docId: "victim", let reason) {
+            #expect(reason.contains(fragment), "\(reason)")
+            return
+        }
+        for (what, call) in [("its Automerge document", { _ = try current.automergeDocument() }),
+                             ("an update", { current.body = ["text": "replaced"]; try datastore.updateDocumentFromRevision(current) })]
+        {
+            let error = storeError(call)
+            guard case .corruptDocument(docId: "victim", let reason)? = error else {
+                Issue.record("\(what) of the damaged document: expected corruptDocument(victim), got \(String(describing: error))")
+                continue
+            }
+            #expect(reason.contains(fragment), "\(reason)")
+        }
+    }
+
+    @Test("bytes of a snapshot flipped on disk: its Automerge document and updates name it; its last body and the others read")
     func damagedSnapshotBytes() throws {
         let store = try DamagedStore()
         try store.overwrite(at: store.snapshotOffset, with: [UInt8](repeating: 0x5A, count: 32))
         let datastore = try DatastoreManager(directory: store.directory.path).datastoreNamed("docs")
-        guard case .corruptDocument(docId: "victim", _)? = storeError({ _ = try datastore.getDocumentWithId("victim") }) else {
-            Issue.record("the damaged document does not report itself as corrupt")
-            return
-        }
-        guard case .corruptDocument(docId: "victim", _)? = storeError({ _ = try datastore.getAllDocuments() }) else {
-            Issue.record("listing every document does not name the damaged one")
-            return
-        }
-        let update = DocumentRevision(docId: "victim")
-        update.body = ["text": "replaced"]
-        guard case .corruptDocument(docId: "victim", _)? = storeError({ try datastore.updateDocumentFromRevision(update) })
-        else {
-            Issue.record("an update of the damaged document does not report it as corrupt")
-            return
-        }
+        #expect(try datastore.getDocumentWithId("victim").body["text"]?.stringValue?.count == 30_000,
+                "the stored view still reads")
+        try expectAutomergeBytesReportedCorrupt(datastore, reasonContains: "do not load")
         try store.expectOthersReadableAndWritable(datastore)
         #expect(try datastore.documentCount == 21)
     }
 
-    @Test("a database page broken at the SQLite level: reading that document names it; the others read and write")
+    @Test("a database page broken at the SQLite level: reading through it names the document; the others read and write")
     func damagedPage() throws {
-        let store = try DamagedStore()
         // The page holding the probe is an overflow page of the victim's
         // row; its first 4 bytes link to the next one. Point them past the
         // end of the file.
-        let page = store.snapshotOffset / store.pageSize
-        try store.overwrite(at: page * store.pageSize, with: [0x7F, 0xFF, 0xFF, 0xF0])
+        for damageView in [false, true] {
+            let store = try DamagedStore()
+            let page = (damageView ? store.viewOffset : store.snapshotOffset) / store.pageSize
+            try store.overwrite(at: page * store.pageSize, with: [0x7F, 0xFF, 0xFF, 0xF0])
+            let datastore = try DatastoreManager(directory: store.directory.path).datastoreNamed("docs")
+            if damageView {
+                let error = storeError { _ = try datastore.getDocumentWithId("victim") }
+                guard case .corruptDocument(docId: "victim", let reason)? = error else {
+                    Issue.record("expected corruptDocument(victim), got \(String(describing: error))")
+                    return
+                }
+                #expect(reason.contains("damaged"), "\(reason)")
+            } else {
+                try expectAutomergeBytesReportedCorrupt(datastore, reasonContains: "damaged")
+            }
+            try store.expectOthersReadableAndWritable(datastore)
+        }
+    }
+
+    @Test("a stored view that is no longer JSON: reading the document names it; the others read")
+    func damagedView() throws {
+        let store = try DamagedStore()
+        try store.overwrite(at: store.viewOffset, with: [UInt8](repeating: 0x00, count: 16))
         let datastore = try DatastoreManager(directory: store.directory.path).datastoreNamed("docs")
-        let error = storeError { _ = try datastore.getDocumentWithId("victim") }
-        guard case .corruptDocument(docId: "victim", let reason)? = error else {
-            Issue.record("expected corruptDocument(victim), got \(String(describing: error))")
+        #expect(storeError { _ = try datastore.getDocumentWithId("victim") }
+                == .corruptDocument(docId: "victim", reason: "its stored body is not a JSON map"))
+        guard case .corruptDocument(docId: "victim", _)? = storeError({ _ = try datastore.getAllDocuments() }) else {
+            Issue.record("listing every document does not name the damaged one")
             return
         }
-        #expect(reason.contains("damaged"), "\(reason)")
         try store.expectOthersReadableAndWritable(datastore)
     }
 

@@ -22,18 +22,8 @@ enum StoredLayout {
         if let key = entries.keys.first(where: isReserved) {
             throw StoreError.invalidBody("top-level keys starting with '_' are reserved: '\(key)'")
         }
-        try checkFinite(body)
+        guard body.isFinite else { throw StoreError.invalidBody("numbers must be finite") }
         return entries
-    }
-
-    private static func checkFinite(_ value: BodyValue) throws {
-        switch value {
-        case .double(let number) where !number.isFinite:
-            throw StoreError.invalidBody("numbers must be finite, not \(number)")
-        case .list(let elements): try elements.forEach(checkFinite)
-        case .map(let entries): try entries.values.forEach(checkFinite)
-        default: break
-        }
     }
 
     /// The root's reserved entries, as JSON-like values.
@@ -52,17 +42,10 @@ enum StoredLayout {
 
     /// The attachments' metadata as stored.
     static func attachments(of document: Document) throws -> [String: AttachmentMetadata] {
-        guard case .Object(let map, .Map)? = try document.get(obj: .ROOT, key: attachmentsKey) else { return [:] }
-        var result: [String: AttachmentMetadata] = [:]
-        for (name, value) in try document.mapEntries(obj: map) {
-            guard case .Object(_, .Map) = value,
-                case .map(let fields) = try BodyReader.read(value, in: document),
-                case .string(let type)? = fields["content_type"], case .int(let length)? = fields["length"],
-                case .string(let digest)? = fields["digest"], case .int(let revpos)? = fields["revpos"]
-            else { continue }
-            result[name] = AttachmentMetadata(type: type, length: length, digest: digest, revpos: revpos)
-        }
-        return result
+        guard let value = try document.get(obj: .ROOT, key: attachmentsKey),
+            case .map(let entries) = try BodyReader.read(value, in: document)
+        else { return [:] }
+        return entries.compactMapValues(AttachmentMetadata.init)
     }
 
     /// Makes the stored attachments `attachments`, touching only the entries that differ.

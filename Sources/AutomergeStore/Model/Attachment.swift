@@ -84,5 +84,14 @@ public struct SavedAttachment: Attachment {
 
 extension Sequence<UInt8> {
     /// The bytes as lowercase hex digits.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }

@@ -36,39 +36,35 @@ extension BodyValue: Codable {
     }
 }
 
-/// Bodies as JSON text, for the command line and for tests.
+/// Bodies as JSON text (``JSONText``: exact about integers and doubles),
+/// for the command line, the stored views and tests.
 public enum BodyJSON {
-    /// Compact JSON with sorted keys.
+    /// Compact JSON with sorted keys; doubles always have a fraction or exponent.
     /// - Throws: ``StoreError/invalidBody(_:)`` for a non-finite double.
     public static func encode(_ value: BodyValue) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return try encoder.encode(value)
-        } catch {
-            throw StoreError.invalidBody("not representable as JSON: \(error)")
-        }
+        guard value.isFinite else { throw StoreError.invalidBody("numbers must be finite") }
+        return Data(JSONText.write(value))
     }
 
     /// A value from JSON text.
     /// - Throws: ``StoreError/invalidBody(_:)`` naming what is wrong.
     public static func decode(_ data: Data) throws -> BodyValue {
-        do {
-            return try JSONDecoder().decode(BodyValue.self, from: data)
-        } catch let error as DecodingError {
-            throw StoreError.invalidBody("not JSON: \(describe(error))")
+        do throws(JSONText.SyntaxError) {
+            return try JSONText.read(data)
         } catch {
             throw StoreError.invalidBody("not JSON: \(error)")
         }
     }
+}
 
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-            .keyNotFound(_, let context):
-            return context.debugDescription
-        @unknown default:
-            return "\(error)"
+extension BodyValue {
+    /// Whether every number in it is finite.
+    var isFinite: Bool {
+        switch self {
+        case .double(let number): return number.isFinite
+        case .list(let elements): return elements.allSatisfy(\.isFinite)
+        case .map(let entries): return entries.values.allSatisfy(\.isFinite)
+        default: return true
         }
     }
 }

@@ -25,8 +25,6 @@ public final class DocumentRevision: @unchecked Sendable {
     public var attachments: Attachments
     /// Whether the body was ever set (a create needs one).
     var hasBody: Bool
-    /// The Automerge heads this revision stands for (empty for a new revision).
-    var heads: Set<ChangeHash>
     /// The datastore it was read from or saved to, where its Automerge
     /// document is loaded from on demand (nil for a new revision).
     var datastore: Datastore?
@@ -40,12 +38,11 @@ public final class DocumentRevision: @unchecked Sendable {
         body = [:]
         attachments = [:]
         hasBody = false
-        heads = []
         datastore = nil
     }
 
     init(docId: String, revId: String, deleted: Bool, sequence: Int64, body: [String: BodyValue],
-         attachments: Attachments, heads: Set<ChangeHash>, datastore: Datastore?)
+         attachments: Attachments, datastore: Datastore?)
     {
         self.datastore = datastore
         self.docId = docId
@@ -55,6 +52,5 @@ public final class DocumentRevision: @unchecked Sendable {
         self.body = .map(body)
         self.attachments = attachments
         hasBody = true
-        self.heads = heads
     }
 }

@@ -34,9 +34,6 @@ extension Datastore {
 
     /// The body queries see: the document's body with `_id` and `_rev`.
     func queryBody(of row: DocumentRow, _ db: GRDB.Database) throws -> BodyValue {
-        var body = try BodyReader.body(of: try loadDocument(row, db))
-        body["_id"] = .string(row.docId)
-        body["_rev"] = .string(row.revId)
-        return .map(body)
+        try view(of: row, db).queryBody(docId: row.docId, revId: row.revId)
     }
 }

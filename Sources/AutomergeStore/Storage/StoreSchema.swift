@@ -3,7 +3,8 @@ import GRDB
 /// The datastore's SQLite schema, as migrations (applied in order, once each,
 /// when a datastore opens).
 ///
-/// - `documents`: one row per document: its current revision, and its
+/// - `documents`: one row per document: its current revision, its view as
+///   JSON (`body`, v3; see ``StoredView``), and its
 ///   Automerge bytes as a snapshot (a saved document) plus the change chunks
 ///   appended since, in `document_chunks`; a write appends O(change) bytes,
 ///   and the chunks are folded into a new snapshot once they outgrow it.
@@ -62,6 +63,10 @@ enum StoreSchema {
                     lastSequence INTEGER NOT NULL
                 );
                 """)
+        }
+        migrator.registerMigration("v3") { db in
+            // Rows written before v3 have no body; reads load their Automerge bytes.
+            try db.execute(sql: "ALTER TABLE documents ADD COLUMN body BLOB")
         }
         return migrator
     }

@@ -12,6 +12,8 @@ struct DocumentRow: Sendable {
     var sequence: Int64
     var snapshotLength: Int64
     var chunkBytes: Int64
+    /// The stored view as JSON (nil for rows written before schema v3).
+    var body: Data?
 
     init(_ row: Row) {
         docId = row["docId"]
@@ -22,13 +24,16 @@ struct DocumentRow: Sendable {
         sequence = row["sequence"]
         snapshotLength = row["snapshotLength"]
         chunkBytes = row["chunkBytes"]
+        body = row["body"]
     }
 
-    static let columns = "docId, revId, generation, deleted, conflicted, sequence, length(snapshot) AS snapshotLength, chunkBytes"
+    static let columns =
+        "docId, revId, generation, deleted, conflicted, sequence, length(snapshot) AS snapshotLength, chunkBytes, body"
 
     static func fetch(_ db: GRDB.Database, docId: String) throws -> DocumentRow? {
         try DatabaseError.namingCorruption(of: docId) {
-            try Row.fetchOne(db, sql: "SELECT \(columns) FROM documents WHERE docId = ?", arguments: [docId]).map(DocumentRow.init)
+            try Row.fetchOne(try db.cachedStatement(sql: "SELECT \(columns) FROM documents WHERE docId = ?"), arguments: [docId])
+                .map(DocumentRow.init)
         }
     }
 }
@@ -78,16 +83,13 @@ extension Datastore {
     func loadDocument(_ row: DocumentRow, _ db: GRDB.Database, forWriting: Bool = false) throws -> Document {
         if forWriting, let cached = cache.document(row.docId, at: row.revId) { return cached }
         let bytes = try DatabaseError.namingCorruption(of: row.docId) { () throws -> Data in
-            guard let snapshot = try Data.fetchOne(db, sql: "SELECT snapshot FROM documents WHERE docId = ?",
-                                                   arguments: [row.docId])
+            guard var bytes = try Data.fetchOne(try db.cachedStatement(sql: "SELECT snapshot FROM documents WHERE docId = ?"),
+                                                arguments: [row.docId])
             else { throw StoreError.documentNotFound(docId: row.docId) }
-            var all = snapshot
-            for chunk in try Data.fetchAll(db, sql: "SELECT bytes FROM document_chunks WHERE docId = ? ORDER BY position",
-                                           arguments: [row.docId])
-            {
-                all.append(chunk)
-            }
-            return all
+            guard row.chunkBytes > 0 else { return bytes }
+            let chunks = try db.cachedStatement(sql: "SELECT bytes FROM document_chunks WHERE docId = ? ORDER BY position")
+            for chunk in try Data.fetchAll(chunks, arguments: [row.docId]) { bytes.append(chunk) }
+            return bytes
         }
         let document: Document
         do {
@@ -104,20 +106,35 @@ extension Datastore {
         return document
     }
 
+    /// The view of the row's current revision: its stored JSON, or (for
+    /// rows from before schema v3) its loaded document's.
+    func view(of row: DocumentRow, _ db: GRDB.Database) throws -> StoredView {
+        if let json = row.body { return try StoredView(json: json, docId: row.docId) }
+        return try StoredView(of: try loadDocument(row, db))
+    }
+
+    /// The current revision the row describes.
+    func revision(_ row: DocumentRow, _ db: GRDB.Database) throws -> DocumentRevision {
+        revision(docId: row.docId, revId: row.revId, sequence: row.sequence, view: try view(of: row, db))
+    }
+
     /// The revision the row and its document describe.
     func revision(_ row: DocumentRow, document: Document) throws -> DocumentRevision {
         try revision(docId: row.docId, revId: row.revId, sequence: row.sequence, document: document)
     }
 
     func revision(docId: String, revId: String, sequence: Int64, document: Document) throws -> DocumentRevision {
+        revision(docId: docId, revId: revId, sequence: sequence, view: try StoredView(of: document))
+    }
+
+    func revision(docId: String, revId: String, sequence: Int64, view: StoredView) -> DocumentRevision {
         var attachments = Attachments()
-        for (name, metadata) in try StoredLayout.attachments(of: document) {
+        for (name, metadata) in view.attachments {
             attachments[name] = SavedAttachment(name: name, type: metadata.type, length: metadata.length,
                                                 digest: metadata.digest, revpos: metadata.revpos, docId: docId, blobs: blobs)
         }
-        return DocumentRevision(docId: docId, revId: revId, deleted: try StoredLayout.isDeleted(document), sequence: sequence,
-                                body: try BodyReader.body(of: document), attachments: attachments, heads: document.heads(),
-                                datastore: self)
+        return DocumentRevision(docId: docId, revId: revId, deleted: view.deleted, sequence: sequence, body: view.body,
+                                attachments: attachments, datastore: self)
     }
 }
 
