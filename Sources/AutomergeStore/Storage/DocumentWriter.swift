@@ -7,7 +7,10 @@ import GRDB
 /// outgrow the old one), the document row moved to the new revision, a
 /// revision row with the next sequence number, the blobs it names.
 extension Datastore {
-    /// Stores a new document. Returns its first revision.
+    /// Stores a new document. Returns its first revision. Its first
+    /// "snapshot" is its one change, as a change chunk: already encoded by
+    /// the commit, where a saved document would be encoded again (a
+    /// sequence of chunks of either kind loads the same).
     func insert(_ docId: String, document: Document, _ db: GRDB.Database) throws -> DocumentRevision {
         let heads = document.heads()
         let revId = RevisionId.make(heads: heads, generation: 1)
@@ -16,7 +19,7 @@ extension Datastore {
         try db.cachedStatement(sql: """
             INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence, snapshot, chunkBytes, body)
             VALUES (?, ?, 1, 0, 0, ?, ?, 0, ?)
-            """).execute(arguments: [docId, revId, sequence, document.save(), try view.json])
+            """).execute(arguments: [docId, revId, sequence, try document.encodeChangesSince(heads: []), try view.json])
         try addBlobReferences(of: view, docId: docId, db)
         return revision(docId: docId, revId: revId, sequence: sequence, view: view)
     }
