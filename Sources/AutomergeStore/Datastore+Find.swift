@@ -39,6 +39,21 @@ extension Datastore {
         return try read { db in try run(parsed, skip: skip, limit: limit, projection: projection, sort: sort, db) }
     }
 
+    /// ``find(_:skip:limit:fields:sort:)`` with the selector as JSON text
+    /// (`{"age": {"$gt": 12}}`).
+    /// - Throws: ``QueryError/invalidSelector(path:reason:)`` for text that is not JSON, and `find`'s errors.
+    public func find(json selector: String, skip: Int = 0, limit: Int = 0, fields: [String]? = nil,
+                     sort: [SortField] = []) throws -> [DocumentRevision]
+    {
+        let value: BodyValue
+        do throws(JSONText.SyntaxError) {
+            value = try JSONText.read(Array(selector.utf8))
+        } catch {
+            throw QueryError.invalidSelector(path: "", reason: "not JSON: \(error)")
+        }
+        return try find(value, skip: skip, limit: limit, fields: fields, sort: sort)
+    }
+
     /// Which indexes a query would use.
     public func explain(_ selector: BodyValue, sort: [SortField] = []) throws -> QueryExplanation {
         let parsed = try SelectorParser.parse(selector)

@@ -4,41 +4,52 @@ import Testing
 @testable import AutomergeStore
 
 /// Damage on disk costs the damaged document only: reading what is damaged
-/// gives a typed error naming it, and every other document stays readable
-/// and writable. A document is stored twice over: its Automerge bytes
-/// (snapshot and chunks) and its current view as JSON, which plain reads use.
+/// gives a typed error naming it, never other content, and every other
+/// document stays readable and writable. A document is stored twice over:
+/// its Automerge bytes (chunks with checksums) and its current view as
+/// checksummed JSON, which plain reads use.
 @Suite("Datastore: corruption")
 struct CorruptionTests {
-    /// A datastore with one large document, `victim`, whose snapshot spans
-    /// several database pages, and 20 small ones beside it; the file is
+    /// A datastore with one large document, `victim`, whose row spans many
+    /// database pages, and 20 small ones beside it; the file is
     /// checkpointed and closed, ready to be damaged.
     struct DamagedStore {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("automerge-store-tests-\(getpid())").appendingPathComponent(UUID().uuidString)
         var file: URL { directory.appendingPathComponent("docs/datastore.sqlite") }
-        /// Where in the file a run of the victim's snapshot bytes (past its first page) starts.
-        private(set) var snapshotOffset = 0
-        /// Where a run of the victim's stored view (its JSON) starts.
-        private(set) var viewOffset = 0
+        let text: String
+        /// Where a run of the victim's text is found in the file, once in
+        /// each copy (its Automerge bytes and its stored view; which is which
+        /// depends on page order, so the tests damage each in turn).
+        private(set) var copies: [Int] = []
         private(set) var pageSize = 0
 
         init() throws {
             var random = SplitMix64(seed: 7)
             let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,")
-            let text = String((0..<30_000).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
-            let (snapshot, view) = try Self.populate(directory, victimText: text, pageSize: &pageSize)
+            text = String((0..<30_000).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            pageSize = try Self.populate(directory, victimText: text)
             let bytes = try Data(contentsOf: file)
-            func offset(of stored: Data) throws -> Int {
-                let probe = stored[stored.startIndex + stored.count / 2..<stored.startIndex + stored.count / 2 + 64]
-                return try #require(bytes.range(of: probe)?.lowerBound, "the victim's bytes are in the file")
+            let utf8 = Array(text.utf8)
+            for start in stride(from: 5000, to: utf8.count - 32, by: 32) {
+                let probe = Data(utf8[start..<start + 32])
+                var found: [Int] = []
+                var from = bytes.startIndex
+                while let range = bytes.range(of: probe, in: from..<bytes.endIndex) {
+                    found.append(range.lowerBound)
+                    from = range.upperBound
+                }
+                if found.count == 2 {
+                    copies = found
+                    return
+                }
             }
-            snapshotOffset = try offset(of: snapshot)
-            viewOffset = try offset(of: view)
+            Issue.record("no run of the victim's text is found once in each copy")
         }
 
         /// Writes the documents, checkpoints the WAL into the file and closes
-        /// the datastore; returns the victim's snapshot and stored view.
-        private static func populate(_ directory: URL, victimText: String, pageSize: inout Int) throws -> (Data, Data) {
+        /// the datastore; returns the page size.
+        private static func populate(_ directory: URL, victimText: String) throws -> Int {
             let datastore = try DatastoreManager(directory: directory.path).datastoreNamed("docs")
             let victim = DocumentRevision(docId: "victim")
             victim.body = ["text": .string(victimText)]
@@ -48,12 +59,8 @@ struct CorruptionTests {
                 other.body = ["index": .int(Int64(index))]
                 try datastore.createDocumentFromRevision(other)
             }
-            try datastore.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-            pageSize = try datastore.database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size")! }
-            return try datastore.database.read { db in
-                let row = try Row.fetchOne(db, sql: "SELECT snapshot, body FROM documents WHERE docId = 'victim'")!
-                return (row["snapshot"], row["body"])
-            }
+            _ = try datastore.database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            return try datastore.database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size")! }
         }
 
         /// Overwrites `bytes` at `offset` of the closed database file.
@@ -73,79 +80,96 @@ struct CorruptionTests {
                 try datastore.updateDocumentFromRevision(other)
             }
         }
-    }
 
-    /// The victim's Automerge document cannot be read or written: both name
-    /// it. (Its stored view may still read, or, when the damage lies on the
-    /// way to it in the row, name it too.)
-    func expectAutomergeBytesReportedCorrupt(_ datastore: Datastore, reasonContains fragment: String) throws {
-        let current: DocumentRevision
-        do {
-            current = try datastore.getDocumentWithId("victim")
-        } catch StoreError.corruptDocument(docId: "victim", let reason) {
-            #expect(reason.contains(fragment), "\(reason)")
-            return
-        }
-        for (what, call) in [("its Automerge document", { _ = try current.automergeDocument() }),
-                             ("an update", { current.body = ["text": "replaced"]; try datastore.updateDocumentFromRevision(current) })]
-        {
-            let error = storeError(call)
-            guard case .corruptDocument(docId: "victim", let reason)? = error else {
-                Issue.record("\(what) of the damaged document: expected corruptDocument(victim), got \(String(describing: error))")
-                continue
+        /// Why each of the victim's readings fails (nil: it reads, and gives
+        /// the original text): its current revision, from the stored view;
+        /// its Automerge document, read and (by an update) written.
+        func failingReadings(_ datastore: Datastore) -> (view: String?, automerge: String?) {
+            func reason(_ call: () throws -> Void) -> String? {
+                switch storeError(call) {
+                case nil: return nil
+                case .corruptDocument(docId: "victim", let reason)?: return reason
+                case let other?:
+                    Issue.record("not corruptDocument(victim): \(other)")
+                    return "\(other)"
+                }
             }
-            #expect(reason.contains(fragment), "\(reason)")
+            let view = reason {
+                let body = try datastore.getDocumentWithId("victim").body
+                #expect(body["text"] == .string(text), "other content read")
+            }
+            let automerge = reason {
+                let current = DocumentRevision(docId: "victim")
+                current.datastore = datastore
+                current.revId = try datastore.changes(since: 0).results.first { $0.docId == "victim" }?.revId
+                _ = try current.automergeDocument()
+            }
+            return (view, automerge)
         }
     }
 
-    @Test("bytes of a snapshot flipped on disk: its Automerge document and updates name it; its last body and the others read")
-    func damagedSnapshotBytes() throws {
-        let store = try DamagedStore()
-        try store.overwrite(at: store.snapshotOffset, with: [UInt8](repeating: 0x5A, count: 32))
-        let datastore = try DatastoreManager(directory: store.directory.path).datastoreNamed("docs")
-        #expect(try datastore.getDocumentWithId("victim").body["text"]?.stringValue?.count == 30_000,
-                "the stored view still reads")
-        try expectAutomergeBytesReportedCorrupt(datastore, reasonContains: "do not load")
-        try store.expectOthersReadableAndWritable(datastore)
-        #expect(try datastore.documentCount == 21)
+    @Test("the victim's text altered on disk, in each of its two copies: the copy read names the document; the others read and write")
+    func damagedBytes() throws {
+        var caught: [String] = []
+        for copy in 0..<2 {
+            let store = try DamagedStore()
+            try #require(store.copies.count == 2)
+            try store.overwrite(at: store.copies[copy] + 8, with: [UInt8](repeating: 0x5A, count: 16))
+            let datastore = try DatastoreManager(directory: store.directory.path).datastoreNamed("docs")
+            let failures = store.failingReadings(datastore)
+            if let view = failures.view {
+                #expect(view == "its stored body fails its checksum")
+                caught.append("view")
+            }
+            if let automerge = failures.automerge {
+                #expect(automerge.contains("do not load"), "\(automerge)")
+                caught.append("automerge")
+            }
+            try store.expectOthersReadableAndWritable(datastore)
+            #expect(try datastore.documentCount == 21)
+        }
+        #expect(caught.sorted() == ["automerge", "view"], "each copy's damage is caught where that copy is read")
     }
 
     @Test("a database page broken at the SQLite level: reading through it names the document; the others read and write")
     func damagedPage() throws {
-        // The page holding the probe is an overflow page of the victim's
-        // row; its first 4 bytes link to the next one. Point them past the
-        // end of the file.
-        for damageView in [false, true] {
+        for copy in 0..<2 {
             let store = try DamagedStore()
-            let page = (damageView ? store.viewOffset : store.snapshotOffset) / store.pageSize
-            try store.overwrite(at: page * store.pageSize, with: [0x7F, 0xFF, 0xFF, 0xF0])
+            try #require(store.copies.count == 2)
+            // The page holding the copy is an overflow page of the victim's
+            // row; its first 4 bytes link to the next one. Point them past
+            // the end of the file.
+            try store.overwrite(at: store.copies[copy] / store.pageSize * store.pageSize, with: [0x7F, 0xFF, 0xFF, 0xF0])
             let datastore = try DatastoreManager(directory: store.directory.path).datastoreNamed("docs")
-            if damageView {
-                let error = storeError { _ = try datastore.getDocumentWithId("victim") }
-                guard case .corruptDocument(docId: "victim", let reason)? = error else {
-                    Issue.record("expected corruptDocument(victim), got \(String(describing: error))")
-                    return
-                }
-                #expect(reason.contains("damaged"), "\(reason)")
-            } else {
-                try expectAutomergeBytesReportedCorrupt(datastore, reasonContains: "damaged")
-            }
+            let failures = store.failingReadings(datastore)
+            let reasons = [failures.view, failures.automerge].compactMap { $0 }
+            #expect(!reasons.isEmpty, "copy \(copy): the broken page went unnoticed")
+            for reason in reasons { #expect(reason.contains("damaged"), "\(reason)") }
             try store.expectOthersReadableAndWritable(datastore)
         }
     }
 
-    @Test("a stored view that is no longer JSON: reading the document names it; the others read")
-    func damagedView() throws {
-        let store = try DamagedStore()
-        try store.overwrite(at: store.viewOffset, with: [UInt8](repeating: 0x00, count: 16))
-        let datastore = try DatastoreManager(directory: store.directory.path).datastoreNamed("docs")
-        #expect(storeError { _ = try datastore.getDocumentWithId("victim") }
-                == .corruptDocument(docId: "victim", reason: "its stored body is not a JSON map"))
-        guard case .corruptDocument(docId: "victim", _)? = storeError({ _ = try datastore.getAllDocuments() }) else {
+    @Test("a stored view altered behind the store's back fails its checksum, naming the document")
+    func alteredView() throws {
+        let store = try TemporaryStore()
+        let datastore = try store.datastore()
+        for id in ["a", "b"] {
+            let revision = DocumentRevision(docId: id)
+            revision.body = ["owner": "ann"]
+            try datastore.createDocumentFromRevision(revision)
+        }
+        try datastore.database.write { db in
+            let stored = try Data.fetchOne(db, sql: "SELECT body FROM documents WHERE docId = 'a'")!
+            let json = String(decoding: stored.dropFirst(8), as: UTF8.self).replacingOccurrences(of: "ann", with: "bob")
+            try db.execute(sql: "UPDATE documents SET body = ? WHERE docId = 'a'", arguments: [stored.prefix(8) + Data(json.utf8)])
+        }
+        #expect(storeError { _ = try datastore.getDocumentWithId("a") }
+                == .corruptDocument(docId: "a", reason: "its stored body fails its checksum"))
+        guard case .corruptDocument(docId: "a", _)? = storeError({ _ = try datastore.getAllDocuments() }) else {
             Issue.record("listing every document does not name the damaged one")
             return
         }
-        try store.expectOthersReadableAndWritable(datastore)
+        #expect(try datastore.getDocumentWithId("b").body == ["owner": "ann"])
     }
 
     @Test("a missing or altered attachment blob: reading its bytes names document and attachment; the rest is unaffected")

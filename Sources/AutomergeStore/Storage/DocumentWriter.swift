@@ -19,7 +19,7 @@ extension Datastore {
         try db.cachedStatement(sql: """
             INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence, snapshot, chunkBytes, body)
             VALUES (?, ?, 1, 0, 0, ?, ?, 0, ?)
-            """).execute(arguments: [docId, revId, sequence, try document.encodeChangesSince(heads: []), try view.json])
+            """).execute(arguments: [docId, revId, sequence, try document.encodeChangesSince(heads: []), try view.stored])
         try addBlobReferences(of: view, docId: docId, db)
         return revision(docId: docId, revId: revId, sequence: sequence, view: view)
     }
@@ -43,7 +43,7 @@ extension Datastore {
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
                 snapshot = ?, chunkBytes = 0, body = ? WHERE docId = ?
                 """).execute(arguments: [revId, generation, view.deleted, conflicted, sequence, document.save(),
-                                         try view.json, row.docId])
+                                         try view.stored, row.docId])
         } else {
             try db.cachedStatement(sql: """
                 INSERT INTO document_chunks (docId, position, bytes)
@@ -53,7 +53,7 @@ extension Datastore {
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
                 chunkBytes = chunkBytes + ?, body = ? WHERE docId = ?
                 """).execute(arguments: [revId, generation, view.deleted, conflicted, sequence, chunk.count,
-                                         try view.json, row.docId])
+                                         try view.stored, row.docId])
         }
         try addBlobReferences(of: view, docId: row.docId, db)
         return revision(docId: row.docId, revId: revId, sequence: sequence, view: view)

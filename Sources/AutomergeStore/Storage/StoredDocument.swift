@@ -109,7 +109,7 @@ extension Datastore {
     /// The view of the row's current revision: its stored JSON, or (for
     /// rows from before schema v3) its loaded document's.
     func view(of row: DocumentRow, _ db: GRDB.Database) throws -> StoredView {
-        if let json = row.body { return try StoredView(json: json, docId: row.docId) }
+        if let stored = row.body { return try StoredView(stored: stored, docId: row.docId) }
         return try StoredView(of: try loadDocument(row, db))
     }
 

@@ -1,4 +1,5 @@
 import Automerge
+import Crypto
 import Foundation
 
 /// A document's root map as JSON-like values: the body and the store's
@@ -6,6 +7,10 @@ import Foundation
 /// JSON in `documents.body` beside the Automerge bytes, in the same
 /// transaction, so that reading the current revision (get, list, find,
 /// index upkeep) decodes JSON instead of loading the Automerge document.
+///
+/// Stored as the first 8 bytes of the JSON's SHA-256, then the JSON: a
+/// damaged page inside a string would otherwise still read as JSON, with
+/// other text (the Automerge bytes have their chunk checksums).
 struct StoredView {
     var root: [String: BodyValue]
 
@@ -17,16 +22,31 @@ struct StoredView {
     }
 
     /// The view stored for `docId`.
-    /// - Throws: ``StoreError/corruptDocument(docId:reason:)`` when it is not a JSON map.
-    init(json: Data, docId: String) throws {
-        guard case .map(let root)? = try? BodyJSON.decode(json) else {
+    /// - Throws: ``StoreError/corruptDocument(docId:reason:)`` when it fails
+    ///   its checksum or is not a JSON map.
+    init(stored: Data, docId: String) throws {
+        let json = stored.dropFirst(Self.checksumLength)
+        guard stored.count > Self.checksumLength, Self.checksum(of: json) == stored.prefix(Self.checksumLength) else {
+            throw StoreError.corruptDocument(docId: docId, reason: "its stored body fails its checksum")
+        }
+        guard case .map(let root)? = try? BodyJSON.decode(Data(json)) else {
             throw StoreError.corruptDocument(docId: docId, reason: "its stored body is not a JSON map")
         }
         self.root = root
     }
 
-    var json: Data {
-        get throws { try BodyJSON.encode(.map(root)) }
+    /// The checksum and the JSON, as stored.
+    var stored: Data {
+        get throws {
+            let json = try BodyJSON.encode(.map(root))
+            return Self.checksum(of: json) + json
+        }
+    }
+
+    private static let checksumLength = 8
+
+    private static func checksum(of json: some DataProtocol) -> Data {
+        Data(SHA256.hash(data: json).prefix(checksumLength))
     }
 
     /// The body: the root without the reserved keys.

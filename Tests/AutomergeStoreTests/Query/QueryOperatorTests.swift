@@ -75,6 +75,15 @@ struct QueryOperatorTests {
         }
     }
 
+    @Test("selectors as JSON text read as their Swift literals do")
+    func jsonSelectors() throws {
+        let datastore = try Self.datastore(indexed: true)
+        #expect(try datastore.find(json: #"{"age": {"$gt": 12}, "pet.species": "cat"}"#).map { $0.docId! } == ["fred23"])
+        #expect(throws: QueryError.invalidSelector(path: "", reason: "not JSON: unexpected end at byte 8")) {
+            try datastore.find(json: #"{"age": "#)
+        }
+    }
+
     @Test("indexed queries use their index; negations and uncovered fields scan")
     func explain() throws {
         let datastore = try Self.datastore(indexed: true)
