@@ -33,6 +33,15 @@ struct FindPropertyTests {
                 }
                 let found = try datastore.find(selector).map { $0.docId! }
                 #expect(found == expected, "seed \(seed), round \(round), selector \(selector)")
+                guard try datastore.listIndexes().contains(where: { $0.fields.contains("a") }) else { continue }
+                let descending = random.next() % 2 == 0
+                let sorted = expected.sorted { x, y in
+                    let (a, b) = (bodies[x]!["a"], bodies[y]!["a"])
+                    let order = a == nil ? (b == nil ? 0 : -1) : b == nil ? 1 : Oracle.order(a!, b!)
+                    return order == 0 ? x < y : (descending ? order > 0 : order < 0)
+                }
+                let page = try datastore.find(selector, skip: 1, limit: 4, sort: [SortField("a", descending: descending)])
+                #expect(page.map { $0.docId! } == Array(sorted.dropFirst().prefix(4)), "seed \(seed), sorted \(selector)")
             }
         }
     }
