@@ -34,17 +34,20 @@ let package = Package(
             ]
         ),
         .target(name: "AutomergeUtilities", dependencies: ["Automerge"]),
+        // One strict JSON reader and writer, shared by the harness and the datastore.
+        .target(name: "StrictJSON"),
         .target(
             name: "AutomergeStore",
             dependencies: [
                 "Automerge",
+                "StrictJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "AutomergeConformance",
-            dependencies: ["Automerge", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Automerge", "StrictJSON", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "AutomergeFuzzing",

@@ -1,0 +1,3 @@
+// The harness's JSON values and parser live in StrictJSON, shared with the
+// datastore; its users keep reaching them through this module.
+@_exported import StrictJSON
