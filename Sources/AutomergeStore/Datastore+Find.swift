@@ -171,8 +171,7 @@ extension Datastore {
         var ids = Set<String>()
         for query in selector.textQueries {
             do {
-                ids.formUnion(try String.fetchAll(db, sql: "SELECT docId FROM \(index.table) WHERE \(index.table) MATCH ?",
-                                                  arguments: [query]))
+                ids.formUnion(try String.fetchAll(db, sql: index.textSearchSQL, arguments: [query]))
             } catch let error as DatabaseError {
                 throw QueryError.invalidSelector(path: "$text", reason: "not a valid search (\(error.message ?? "\(error)"))")
             }

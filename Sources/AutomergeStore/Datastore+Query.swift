@@ -72,7 +72,7 @@ extension Datastore {
             guard let definition = try indexDefinitions(db).first(where: { $0.name == name }) else {
                 throw QueryError.indexNotFound(name)
             }
-            try db.execute(sql: "DROP TABLE \(definition.table)")
+            try definition.drop(db)
             try db.execute(sql: "DELETE FROM query_indexes WHERE name = ?", arguments: [name])
         }
     }

@@ -35,27 +35,54 @@ public struct IndexDefinition: Equatable, Sendable {
                 CREATE INDEX \(table)_by_document ON \(table)(docId);
                 """)
         case .text:
+            // FTS5 finds rows by rowid only: `_ids` gives each document a
+            // stable one (an INTEGER PRIMARY KEY survives VACUUM).
             let columns = fields.indices.map { "f\($0)" }.joined(separator: ", ")
-            try db.execute(sql: "CREATE VIRTUAL TABLE \(table) USING fts5(docId UNINDEXED, \(columns))")
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE \(table) USING fts5(\(columns));
+                CREATE TABLE \(table)_ids (rowid INTEGER PRIMARY KEY, docId TEXT NOT NULL UNIQUE);
+                """)
         }
+    }
+
+    /// Drops its tables.
+    func drop(_ db: GRDB.Database) throws {
+        try db.execute(sql: "DROP TABLE \(table)")
+        if type == .text { try db.execute(sql: "DROP TABLE \(table)_ids") }
+    }
+
+    /// `SELECT docId` of the documents a text search matches.
+    var textSearchSQL: String {
+        "SELECT ids.docId FROM \(table) JOIN \(table)_ids AS ids ON ids.rowid = \(table).rowid WHERE \(table) MATCH ?"
     }
 
     /// Replaces the document's entries with those of `body` (nil: deleted).
     func index(docId: String, body: BodyValue?, _ db: GRDB.Database) throws {
-        try db.execute(sql: "DELETE FROM \(table) WHERE docId = ?", arguments: [docId])
-        guard let body else { return }
         switch type {
         case .json:
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE docId = ?").execute(arguments: [docId])
+            guard let body else { return }
+            let insert = try db.cachedStatement(sql: "INSERT INTO \(table) (docId, rank, value) VALUES (?, ?, ?)")
             for (rank, value) in Self.entries(for: leadingField.value(in: body)) {
-                try db.execute(sql: "INSERT INTO \(table) (docId, rank, value) VALUES (?, ?, ?)",
-                               arguments: [docId, rank, value])
+                try insert.execute(arguments: [docId, rank, value])
             }
         case .text:
-            let texts = try fields.map { field in Self.text(in: try FieldPath(field).value(in: body)) }
-            guard texts.contains(where: { !$0.isEmpty }) else { return }
+            let rowid = try Int64.fetchOne(try db.cachedStatement(sql: "SELECT rowid FROM \(table)_ids WHERE docId = ?"),
+                                           arguments: [docId])
+            if let rowid { try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [rowid]) }
+            let texts = try fields.map { field in Self.text(in: try FieldPath(field).value(in: body ?? .null)) }
+            guard texts.contains(where: { !$0.isEmpty }) else {
+                try db.cachedStatement(sql: "DELETE FROM \(table)_ids WHERE docId = ?").execute(arguments: [docId])
+                return
+            }
+            var id = rowid
+            if id == nil {
+                try db.cachedStatement(sql: "INSERT INTO \(table)_ids (docId) VALUES (?)").execute(arguments: [docId])
+                id = db.lastInsertedRowID
+            }
             let placeholders = Array(repeating: "?", count: fields.count).joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO \(table) VALUES (?, \(placeholders))",
-                           arguments: StatementArguments([docId] + texts))
+            try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, \(fields.indices.map { "f\($0)" }.joined(separator: ", "))) VALUES (?, \(placeholders))")
+                .execute(arguments: StatementArguments([id!.databaseValue] + texts.map(\.databaseValue)))
         }
     }
 

@@ -39,8 +39,7 @@ struct QueryPlanner {
             return combine(plans.map { $0! }, with: "UNION")
         case .text(let query):
             guard let textIndex else { return nil }
-            return QueryPlan(sql: "SELECT docId FROM \(textIndex.table) WHERE \(textIndex.table) MATCH ?",
-                             arguments: [query.databaseValue], indexes: [textIndex.name])
+            return QueryPlan(sql: textIndex.textSearchSQL, arguments: [query.databaseValue], indexes: [textIndex.name])
         case .all, .not:
             return nil
         }
