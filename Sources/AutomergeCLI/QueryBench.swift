@@ -30,7 +30,7 @@ struct QueryBench: ParsableCommand {
             Query(label: "range, sorted, limit 20", selector: ["score": ["$gte": 500, "$lt": 600]],
                   sort: [SortField("score", descending: true)], limit: 20),
             Query(label: "$or of two equalities", selector: ["$or": [["group": 7], ["group": 8]]]),
-            Query(label: "text search", selector: ["$text": "quantum"]),
+            Query(label: "text search (one word, 20 rows)", selector: ["$text": .string("ref\(max(1, count / 20) / 2)")]),
         ]
     }
 
@@ -64,7 +64,8 @@ struct QueryBench: ParsableCommand {
         try datastore.find(query.selector, limit: query.limit, sort: query.sort).count
     }
 
-    /// Documents with a group shared by 10, a score spread over 0..<1000, and a sentence.
+    /// Documents with a group shared by 10, a score spread over 0..<1000, and
+    /// a sentence ending in a reference word shared by 20.
     private func populate(_ datastore: Datastore) throws {
         let words = ["apple", "river", "quantum", "stone", "violet", "engine", "harbor", "lantern", "meadow", "signal"]
         for start in stride(from: 0, to: count, by: 1000) {
@@ -72,7 +73,8 @@ struct QueryBench: ParsableCommand {
                 let revision = DocumentRevision(docId: String(format: "doc%07d", index))
                 let sentence = (0..<6).map { words[(index * 7 + $0 * 3) % (words.count - ($0 == 0 ? 0 : 1))] }
                 revision.body = ["group": .int(Int64(index / 10)), "score": .int(Int64(index * 7919 % 1000)),
-                                 "text": .string(sentence.joined(separator: " ")), "done": .bool(index % 2 == 0)]
+                                 "text": .string(sentence.joined(separator: " ") + " ref\(index % max(1, count / 20))"),
+                                 "done": .bool(index % 2 == 0)]
                 return revision
             })
         }

@@ -55,6 +55,11 @@ struct QueryPlanner {
 
     private func candidates(_ path: FieldPath, _ condition: Condition) -> QueryPlan? {
         if path.components == ["_id"] { return idCandidates(condition) }
+        // Each condition on its own rows: an array's elements may meet them one each.
+        if case .and(let conditions) = condition {
+            let plans = conditions.compactMap { candidates(path, $0) }
+            return plans.isEmpty ? nil : combine(plans, with: "INTERSECT")
+        }
         guard let index = indexes[path], let (clause, arguments) = rows(matching: condition) else { return nil }
         return QueryPlan(sql: "SELECT docId FROM \(index.table) WHERE \(clause)", arguments: arguments, indexes: [index.name])
     }
@@ -96,11 +101,7 @@ struct QueryPlanner {
             return ("rank = 4", [])
         case .size, .elemMatch, .all:
             return ("rank = 5", [])
-        case .and(let conditions):
-            let clauses = conditions.compactMap(rows(matching:))
-            guard let first = clauses.first else { return nil }
-            return first
-        case .exists(false), .not:
+        case .exists(false), .not, .and:
             return nil
         }
     }
