@@ -4,8 +4,9 @@ import Testing
 
 /// `find` returns exactly what a brute-force evaluation of the selector
 /// over every document returns, whatever indexes exist, after random
-/// creates, updates and deletes. The oracle below is written apart from
-/// the store's matcher, straight from Cloudant's rules.
+/// creates, updates and deletes. The oracle is written apart from the
+/// store's matcher, straight from Cloudant's rules. A failure prints its
+/// seed and shrinks the selector to its smallest failing part.
 @Suite("Query: find against a brute-force oracle")
 struct FindPropertyTests {
     static let indexSets: [[(String, [String])]] = [
@@ -32,7 +33,10 @@ struct FindPropertyTests {
                     Oracle.matches(selector, Oracle.withMeta(bodies[id]!, id: id))
                 }
                 let found = try datastore.find(selector).map { $0.docId! }
-                #expect(found == expected, "seed \(seed), round \(round), selector \(selector)")
+                if found != expected {
+                    let smallest = try shrink(selector, datastore, bodies)
+                    Issue.record("seed \(seed), round \(round): find(\(selector)) = \(found), expected \(expected); smallest failing part: \(smallest)")
+                }
                 guard try datastore.listIndexes().contains(where: { $0.fields.contains("a") }) else { continue }
                 let descending = random.next() % 2 == 0
                 let sorted = expected.sorted { x, y in
@@ -44,6 +48,23 @@ struct FindPropertyTests {
                 #expect(page.map { $0.docId! } == Array(sorted.dropFirst().prefix(4)), "seed \(seed), sorted \(selector)")
             }
         }
+    }
+
+    /// The smallest part of a failing selector that still fails on its own:
+    /// the operands of `$and`, `$or`, `$nor` and `$not`, tried in turn.
+    private func shrink(_ selector: BodyValue, _ datastore: Datastore, _ bodies: [String: BodyValue]) throws -> BodyValue {
+        func fails(_ candidate: BodyValue) throws -> Bool {
+            let expected = bodies.keys.sorted().filter { Oracle.matches(candidate, Oracle.withMeta(bodies[$0]!, id: $0)) }
+            return try datastore.find(candidate).map { $0.docId! } != expected
+        }
+        let parts: [BodyValue]
+        switch selector.mapValue?.first {
+        case ("$and", .list(let operands))?, ("$or", .list(let operands))?, ("$nor", .list(let operands))?: parts = operands
+        case ("$not", let operand)?: parts = [operand]
+        default: parts = []
+        }
+        for part in parts where try fails(part) { return try shrink(part, datastore, bodies) }
+        return selector
     }
 
     /// Creates, updates and deletes random documents, mirroring them in `bodies`.
