@@ -104,6 +104,25 @@ struct CookbookCreateTests {
         #expect(try datastore.documentCount == 0)
     }
 
+    @Test("a body nested deeper than Automerge allows is refused, however deep, without recursing")
+    func deepBodies() throws {
+        let datastore = try TemporaryStore().datastore()
+        var atLimit: BodyValue = 1
+        for _ in 0..<StoredLayout.maximumDepth - 1 { atLimit = [atLimit] }
+        let accepted = DocumentRevision(docId: "deep")
+        accepted.body = ["x": atLimit]
+        #expect(try datastore.createDocumentFromRevision(accepted).body == ["x": atLimit])
+        var tooDeep: BodyValue = ["leaf": 1]
+        for _ in 0..<200_000 { tooDeep = ["k": tooDeep] }
+        let refused = DocumentRevision(docId: "deeper")
+        refused.body = tooDeep
+        #expect(storeError { try datastore.createDocumentFromRevision(refused) }
+                == .invalidBody("nested deeper than \(StoredLayout.maximumDepth) levels"))
+        // Free the value level by level: dropping it whole would recurse once per level.
+        refused.body = [:]
+        while case .map(let entries) = tooDeep, let inner = entries["k"] { tooDeep = inner }
+    }
+
     /// "doc1": body `["a": 1]`, one attachment "keep" holding the byte 9.
     static func createDocumentWithAttachment(in datastore: Datastore) throws -> DocumentRevision {
         let original = DocumentRevision(docId: "doc1")

@@ -15,6 +15,12 @@ enum StoredLayout {
 
     static func isReserved(_ key: String) -> Bool { key.hasPrefix("_") }
 
+    /// How deep a body may nest below its top-level map: Automerge's bound
+    /// (objects at most 256 levels below the root), checked before any of
+    /// the code that recurses once per level (edits, the JSON view, the
+    /// matcher) sees the body. A test writes and reads a body at the limit.
+    static let maximumDepth = 255
+
     /// Checks that a body can be stored: a map whose top-level keys are not
     /// reserved, holding only finite numbers.
     static func validate(_ body: BodyValue) throws -> [String: BodyValue] {
@@ -22,7 +28,7 @@ enum StoredLayout {
         if let key = entries.keys.first(where: isReserved) {
             throw StoreError.invalidBody("top-level keys starting with '_' are reserved: '\(key)'")
         }
-        guard body.isFinite else { throw StoreError.invalidBody("numbers must be finite") }
+        if let problem = body.problem(maximumDepth: maximumDepth) { throw StoreError.invalidBody(problem) }
         return entries
     }
 

@@ -59,12 +59,28 @@ public enum BodyJSON {
 
 extension BodyValue {
     /// Whether every number in it is finite.
-    var isFinite: Bool {
-        switch self {
-        case .double(let number): return number.isFinite
-        case .list(let elements): return elements.allSatisfy(\.isFinite)
-        case .map(let entries): return entries.values.allSatisfy(\.isFinite)
-        default: return true
+    var isFinite: Bool { problem(maximumDepth: .max) == nil }
+
+    /// What keeps it from being stored, if anything: a non-finite number,
+    /// or nesting deeper than `maximumDepth` levels below it. Walked
+    /// without recursion, so that a value of any depth is refused, not
+    /// overflowing the stack.
+    func problem(maximumDepth: Int) -> String? {
+        var pending: [(value: BodyValue, depth: Int)] = [(self, 0)]
+        while let (value, depth) = pending.popLast() {
+            switch value {
+            case .double(let number) where !number.isFinite:
+                return "numbers must be finite, not \(number)"
+            case .list(let elements):
+                guard depth < maximumDepth || elements.isEmpty else { return "nested deeper than \(maximumDepth) levels" }
+                pending.append(contentsOf: elements.lazy.map { ($0, depth + 1) })
+            case .map(let entries):
+                guard depth < maximumDepth || entries.isEmpty else { return "nested deeper than \(maximumDepth) levels" }
+                pending.append(contentsOf: entries.values.lazy.map { ($0, depth + 1) })
+            default:
+                break
+            }
         }
+        return nil
     }
 }
