@@ -45,8 +45,17 @@ struct QueryPlanner {
         }
     }
 
-    private func combine(_ plans: [QueryPlan], with operation: String) -> QueryPlan {
+    /// More parts than this, or more bound values, and a query scans
+    /// instead: SQLite bounds compound selects (500) and variables.
+    static let maximumParts = 100
+    static let maximumArguments = 1000
+
+    private func combine(_ plans: [QueryPlan], with operation: String) -> QueryPlan? {
         guard plans.count > 1 else { return plans[0] }
+        guard plans.count <= Self.maximumParts, plans.map(\.arguments.count).reduce(0, +) <= Self.maximumArguments else {
+            // An intersection may keep any one part; a union needs them all.
+            return operation == "INTERSECT" ? plans[0] : nil
+        }
         var names: [String] = []
         for name in plans.flatMap(\.indexes) where !names.contains(name) { names.append(name) }
         return QueryPlan(sql: plans.map { "SELECT docId FROM (\($0.sql!))" }.joined(separator: " \(operation) "),
@@ -73,6 +82,7 @@ struct QueryPlanner {
         default: return nil
         }
         let strings = ids.compactMap(\.stringValue)
+        guard strings.count <= Self.maximumArguments else { return nil }
         guard !strings.isEmpty else { return QueryPlan(sql: "SELECT docId FROM documents WHERE 0", indexes: ["_id"]) }
         let placeholders = Array(repeating: "?", count: strings.count).joined(separator: ", ")
         return QueryPlan(sql: "SELECT docId FROM documents WHERE docId IN (\(placeholders))",
@@ -87,8 +97,16 @@ struct QueryPlanner {
             return equal(operand)
         case .in(let operands):
             guard !operands.isEmpty else { return ("0", []) }
-            let clauses = operands.map(equal)
-            return (clauses.map { "(\($0.0))" }.joined(separator: " OR "), clauses.flatMap(\.1))
+            guard operands.count <= Self.maximumArguments else { return nil }
+            // One IN list per rank that has values, one rank test for the rest.
+            var byRank: [Int: [DatabaseValue]] = [:]
+            for operand in operands { byRank[Collation.rank(operand), default: []].append(IndexDefinition.sqlValue(operand)) }
+            let clauses = byRank.keys.sorted().map { rank -> (String, [DatabaseValue]) in
+                let values = byRank[rank]!.filter { !$0.isNull }
+                guard !values.isEmpty else { return ("rank = \(rank)", []) }
+                return ("(rank = \(rank) AND value IN (\(Array(repeating: "?", count: values.count).joined(separator: ", "))))", values)
+            }
+            return (clauses.map(\.0).joined(separator: " OR "), clauses.flatMap(\.1))
         case .less(let operand, let orEqual):
             return compare(operand, orEqual: orEqual, below: true)
         case .greater(let operand, let orEqual):

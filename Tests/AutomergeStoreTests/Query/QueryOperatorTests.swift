@@ -157,6 +157,18 @@ struct QueryOperatorTests {
         #expect(try datastore.find(["name": "fred"]).map { $0.docId! } == ["fred23"])
     }
 
+    @Test("wide selectors (thousands of $in values, $or branches, ids) answer correctly, by index or by scan")
+    func wideSelectors() throws {
+        let datastore = try Self.datastore(indexed: true)
+        let ages = (0..<5000).map { BodyValue.int(Int64($0)) } + ["x", nil, true]
+        #expect(try datastore.find(["age": ["$in": .list(ages)]]).map { $0.docId! } == ["fred23", "mike12", "mike32", "mike34"])
+        #expect(try datastore.find(["age": ["$in": [12, "x", nil, 23.0]]]).map { $0.docId! } == ["fred23", "mike12"])
+        let branches = (0..<2000).map { BodyValue.map(["age": .int(Int64($0))]) }
+        #expect(try datastore.find(["$or": .list(branches)]).map { $0.docId! } == ["fred23", "mike12", "mike32", "mike34"])
+        let ids = (0..<3000).map { BodyValue.string("id\($0)") } + ["movie2"]
+        #expect(try datastore.find(["_id": ["$in": .list(ids)]]).map { $0.docId! } == ["movie2"])
+    }
+
     @Test("bad selectors are typed errors naming the offending path")
     func badSelectors() throws {
         let datastore = try Self.datastore(indexed: false)
