@@ -80,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutomergeStoreTests",
-            dependencies: ["Automerge", "AutomergeStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Automerge", "AutomergeConformance", "AutomergeStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.
         .testTarget(name: "AutomergeCompatibilityTests", dependencies: ["Automerge", "AutomergeUtilities"]),

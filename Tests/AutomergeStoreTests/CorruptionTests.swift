@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import AutomergeConformance
 import Testing
 @testable import AutomergeStore
 
@@ -25,7 +26,7 @@ struct CorruptionTests {
         private(set) var pageSize = 0
 
         init() throws {
-            var random = SplitMix64(seed: 7)
+            var random = SeededGenerator(seed: 7)
             let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,")
             text = String((0..<30_000).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
             pageSize = try Self.populate(directory, victimText: text)

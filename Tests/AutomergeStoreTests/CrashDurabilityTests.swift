@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import AutomergeConformance
 import Testing
 @testable import AutomergeStore
 
@@ -29,7 +30,7 @@ struct CrashDurabilityTests {
         signal(SIGPIPE, SIG_IGN)
         let seed = UInt64.random(in: 0...UInt64.max)
         print("crash durability seed: \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let store = try TemporaryStore()
         var expected: [String: BodyValue] = [:]
         var written = 0
@@ -102,19 +103,5 @@ struct CrashDurabilityTests {
             #expect(try datastore.getDocumentWithId(docId).body == expected[docId], "\(context): current body of \(docId)")
         }
         #expect(try datastore.documentCount == expected.count, "\(context)")
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that a failing run can be replayed from its printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import AutomergeConformance
 import Testing
 @testable import Automerge
 
@@ -188,7 +189,7 @@ struct TextDiffTests {
     // MARK: Properties
 
     @Test func randomSmallInputsProduceValidMinimalScripts() {
-        var rng = SplitMix64(seed: 0x5eed_d1ff)
+        var rng = SeededGenerator(seed: 0x5eed_d1ff)
         for _ in 0..<3000 {
             let alphabet = Int(rng.next() % 4) + 1
             let old = randomArray(&rng, maxCount: 12, alphabet: alphabet)
@@ -204,7 +205,7 @@ struct TextDiffTests {
     @Test func largeInputsDoNotExhaustStackOrMemory() {
         // 100k elements with scattered edits; also exercises the explicit work
         // stack and the frontier arrays sized for the whole input.
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         let old = (0..<100_000).map { _ in Int(rng.next() % 64) }
         var new = old
         for _ in 0..<20 {
@@ -335,20 +336,8 @@ private let referenceRecordings: [TextDiffRecording] = [
 
 // MARK: - Helpers
 
-/// Deterministic generator so failures are reproducible.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
-private func randomArray(_ rng: inout SplitMix64, maxCount: Int, alphabet: Int) -> [Int] {
+private func randomArray(_ rng: inout SeededGenerator, maxCount: Int, alphabet: Int) -> [Int] {
     let count = Int(rng.next() % UInt64(maxCount + 1))
     return (0..<count).map { _ in Int(rng.next() % UInt64(alphabet)) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import AutomergeConformance
 import Testing
 @testable import AutomergeStore
 
@@ -19,7 +20,7 @@ struct FindPropertyTests {
     @Test("random documents, selectors, indexes and edits", arguments: [UInt64(11), 22, 33, 44])
     func findMatchesOracle(seed: UInt64) throws {
         print("find property seed: \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let datastore = try TemporaryStore().datastore()
         for (name, fields) in Self.indexSets[Int(seed / 11 - 1) % Self.indexSets.count] {
             try datastore.ensureIndexed(fields: fields, name: name)
@@ -68,7 +69,7 @@ struct FindPropertyTests {
     }
 
     /// Creates, updates and deletes random documents, mirroring them in `bodies`.
-    private func edit(_ datastore: Datastore, _ bodies: inout [String: BodyValue], _ random: inout SplitMix64) throws {
+    private func edit(_ datastore: Datastore, _ bodies: inout [String: BodyValue], _ random: inout SeededGenerator) throws {
         for _ in 0..<15 {
             let id = "doc\(random.next() % 30)"
             switch (bodies[id], random.next() % 4) {
@@ -95,7 +96,7 @@ struct FindPropertyTests {
 enum RandomSelector {
     static let fields = ["a", "b", "c.d", "tags", "missing"]
 
-    static func scalar(_ random: inout SplitMix64) -> BodyValue {
+    static func scalar(_ random: inout SeededGenerator) -> BodyValue {
         switch random.next() % 8 {
         case 0: return .null
         case 1: return .bool(random.next() % 2 == 0)
@@ -105,7 +106,7 @@ enum RandomSelector {
         }
     }
 
-    static func value(_ random: inout SplitMix64, depth: Int = 0) -> BodyValue {
+    static func value(_ random: inout SeededGenerator, depth: Int = 0) -> BodyValue {
         guard depth < 2 else { return scalar(&random) }
         switch random.next() % 6 {
         case 0: return .list((0..<Int(random.next() % 4)).map { _ in value(&random, depth: depth + 1) })
@@ -114,7 +115,7 @@ enum RandomSelector {
         }
     }
 
-    static func document(_ random: inout SplitMix64) -> BodyValue {
+    static func document(_ random: inout SeededGenerator) -> BodyValue {
         var body: [String: BodyValue] = [:]
         if random.next() % 5 != 0 { body["a"] = value(&random) }
         if random.next() % 3 != 0 { body["b"] = scalar(&random) }
@@ -123,7 +124,7 @@ enum RandomSelector {
         return .map(body)
     }
 
-    static func selector(_ random: inout SplitMix64, depth: Int) -> BodyValue {
+    static func selector(_ random: inout SeededGenerator, depth: Int) -> BodyValue {
         switch depth < 2 ? random.next() % 8 : 7 {
         case 0: return ["$and": .list((0...random.next() % 2).map { _ in selector(&random, depth: depth + 1) })]
         case 1: return ["$or": .list((0...random.next() % 2).map { _ in selector(&random, depth: depth + 1) })]
@@ -135,7 +136,7 @@ enum RandomSelector {
         }
     }
 
-    static func condition(_ random: inout SplitMix64, depth: Int) -> BodyValue {
+    static func condition(_ random: inout SeededGenerator, depth: Int) -> BodyValue {
         let operand = random.next() % 6 == 0 ? value(&random) : scalar(&random)
         switch random.next() % 18 {
         case 0: return operand

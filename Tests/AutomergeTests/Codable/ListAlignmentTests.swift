@@ -1,18 +1,8 @@
+import AutomergeConformance
 import Foundation
 import Testing
 @testable import Automerge
 
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-private struct CodableSplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The length of a longest common subsequence, by dynamic programming.
 private func lcsLength(_ a: [Int], _ b: [Int]) -> Int {
@@ -31,7 +21,7 @@ private func lcsLength(_ a: [Int], _ b: [Int]) -> Int {
 @Suite("Codable: list alignment")
 struct CodableListAlignmentTests {
     @Test func alignmentsAreValidAndMinimal() {
-        var rng = CodableSplitMix(state: 42)
+        var rng = SeededGenerator(seed: 42)
         for _ in 0..<300 {
             let old = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Int.random(in: 0...4, using: &rng) }
             let new = (0..<Int.random(in: 0...12, using: &rng)).map { _ in Int.random(in: 0...4, using: &rng) }
@@ -61,7 +51,7 @@ struct CodableListAlignmentTests {
     }
 
     @Test func randomModelEditsRoundTrip() throws {
-        var rng = CodableSplitMix(state: 7)
+        var rng = SeededGenerator(seed: 7)
         let doc = Document()
         var model = CodableTodoList(owner: "me", items: (0..<30).map { CodableItem(id: $0, title: "t\($0)", done: false) })
         try AutomergeEncoder(doc: doc).encode(model)
