@@ -32,18 +32,22 @@ func blobCount(_ datastore: Datastore) throws -> Int {
     try FileManager.default.contentsOfDirectory(atPath: datastore.directory.appendingPathComponent("attachments").path).count
 }
 
-/// The error a call throws, as a `StoreError`.
-func storeError(_ body: () throws -> Void) -> StoreError? {
+/// The error a call throws, as an `E` (nil when it throws nothing; an
+/// issue when it throws something else).
+func thrownError<E: Error>(as type: E.Type, _ body: () throws -> Void) -> E? {
     do {
         try body()
         return nil
-    } catch let error as StoreError {
+    } catch let error as E {
         return error
     } catch {
-        Issue.record("not a StoreError: \(error)")
+        Issue.record("not a \(E.self): \(error)")
         return nil
     }
 }
+
+/// The error a call throws, as a `StoreError`.
+func storeError(_ body: () throws -> Void) -> StoreError? { thrownError(as: StoreError.self, body) }
 
 /// The `automerge` executable built beside the test bundle (`swift build --build-tests` builds both).
 let automergeExecutable: URL? = {

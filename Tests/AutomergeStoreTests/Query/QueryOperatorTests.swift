@@ -203,14 +203,4 @@ struct QueryOperatorTests {
 }
 
 /// The error a call throws, as a `QueryError`.
-func queryError(_ body: () throws -> Void) -> QueryError? {
-    do {
-        try body()
-        return nil
-    } catch let error as QueryError {
-        return error
-    } catch {
-        Issue.record("not a QueryError: \(error)")
-        return nil
-    }
-}
+func queryError(_ body: () throws -> Void) -> QueryError? { thrownError(as: QueryError.self, body) }
