@@ -54,21 +54,18 @@ public final class Datastore: @unchecked Sendable {
 
     /// Runs `body` in one write transaction, turning database failures into ``StoreError``.
     func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        do {
-            return try database.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as QueryError {
-            throw error
-        } catch {
-            throw StoreError.storage("\(error)")
-        }
+        try translatingErrors { try database.write(body) }
     }
 
     /// Runs `body` in one read transaction, turning database failures into ``StoreError``.
     func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        try translatingErrors { try database.read(body) }
+    }
+
+    /// Lets the store's own errors through and reports any other as ``StoreError/storage(_:)``.
+    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try database.read(body)
+            return try body()
         } catch let error as StoreError {
             throw error
         } catch let error as QueryError {
