@@ -41,11 +41,6 @@ enum StoredLayout {
         return entries
     }
 
-    static func isDeleted(_ document: Document) throws -> Bool {
-        if case .Scalar(.Boolean(true))? = try document.get(obj: .ROOT, key: deletedKey) { return true }
-        return false
-    }
-
     /// The attachments' metadata as stored.
     static func attachments(of document: Document) throws -> [String: AttachmentMetadata] {
         guard let value = try document.get(obj: .ROOT, key: attachmentsKey),
