@@ -27,10 +27,9 @@ extension Datastore {
         -> DocumentRevision
     {
         if revId == row.revId { return try revision(row, document: document) }
-        let heads = try heads(of: row.docId, revId: revId, db)
-        let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM revisions WHERE docId = ? AND revId = ?",
-                                          arguments: [row.docId, revId]) ?? 0
-        return try revision(docId: row.docId, revId: revId, sequence: sequence, document: try document.forkAt(heads: heads))
+        let stored = try storedRevision(of: row.docId, revId: revId, db)
+        return try revision(docId: row.docId, revId: revId, sequence: stored.sequence,
+                            document: try document.forkAt(heads: stored.heads))
     }
 
     /// Every document that is not deleted, by id.
@@ -68,9 +67,7 @@ extension Datastore {
     public func getRevisionHistory(_ revision: DocumentRevision) throws -> [DocumentRevision] {
         guard let docId = revision.docId, let revId = revision.revId else { return [] }
         return try read { db in
-            guard let sequence = try Int64.fetchOne(db, sql: "SELECT sequence FROM revisions WHERE docId = ? AND revId = ?",
-                                                    arguments: [docId, revId])
-            else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
+            let sequence = try storedRevision(of: docId, revId: revId, db).sequence
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
             let document = try loadDocument(row, db)
             return try String.fetchAll(db, sql: """

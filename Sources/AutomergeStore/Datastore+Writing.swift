@@ -163,14 +163,21 @@ extension Datastore {
 
     /// The heads of a stored revision.
     func heads(of docId: String, revId: String?, _ db: GRDB.Database) throws -> Set<ChangeHash> {
+        try storedRevision(of: docId, revId: revId, db).heads
+    }
+
+    /// A stored revision's heads and sequence, from its one row.
+    func storedRevision(of docId: String, revId: String?, _ db: GRDB.Database) throws
+        -> (heads: Set<ChangeHash>, sequence: Int64)
+    {
         guard let revId else { throw StoreError.documentNotFound(docId: docId, revId: "(none)") }
-        guard let data = try Data.fetchOne(db, sql: "SELECT heads FROM revisions WHERE docId = ? AND revId = ?",
-                                           arguments: [docId, revId])
+        guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT heads, sequence FROM revisions WHERE docId = ? AND revId = ?"),
+                                         arguments: [docId, revId])
         else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
-        guard let heads = ChangeHash.decode(data) else {
+        guard let heads = ChangeHash.decode(row["heads"]) else {
             throw StoreError.corruptDocument(docId: docId, reason: "revision \(revId) has malformed heads")
         }
-        return heads
+        return (heads, row["sequence"])
     }
 
     static func validate(docId: String) throws {
