@@ -38,6 +38,20 @@ func measure<Result>(_ label: String, runs: Int, budget: Double? = nil, _ body: 
     return kept!
 }
 
+/// The milliseconds `body` takes.
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+/// The median of `runs` runs of `run`, which is given the run's number and
+/// returns the milliseconds of its timed part (set-up and clean-up untimed).
+func median(runs: Int, _ run: (Int) throws -> Double) rethrows -> Double {
+    let times = try (0..<max(1, runs)).map(run).sorted()
+    return times[times.count / 2]
+}
+
 /// "met", or "MISSED" with how far over the budget a figure is.
 func verdict(_ figure: Double, budget: Double) -> String {
     figure <= budget ? "met" : String(format: "MISSED (%.1fx)", figure / budget)

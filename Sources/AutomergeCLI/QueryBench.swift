@@ -53,9 +53,10 @@ struct QueryBench: ParsableCommand {
         }
         for query in queries {
             let label = "\(query.label), indexed"
-            let median = try medianMilliseconds(runs) { try find(query, in: datastore) }
+            _ = try find(query, in: datastore)
+            let figure = try median(runs: runs) { _ in try milliseconds { _ = try find(query, in: datastore) } }
             let budget = query.label.hasPrefix("equality") ? 1.0 : nil
-            printFigure(label, median, budget: budget)
+            printFigure(label, figure, budget: budget)
         }
         try measureUpkeep(datastore)
     }
@@ -97,19 +98,6 @@ struct QueryBench: ParsableCommand {
         print(String(format: "%-44@ %9.3f ms per write   %.2fx the write (budget 2x): %@",
                      "index upkeep (3 indexes, one of them text)" as NSString, upkeep, upkeep / write,
                      upkeep <= 2 * write ? "met" : "MISSED"))
-    }
-
-    private func milliseconds(_ body: () throws -> Void) throws -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    }
-
-    private func medianMilliseconds(_ runs: Int, _ body: () throws -> Int) throws -> Double {
-        _ = try body()
-        var times = try (0..<max(1, runs)).map { _ in try milliseconds { _ = try body() } }
-        times.sort()
-        return times[times.count / 2]
     }
 
     private func printFigure(_ label: String, _ median: Double, budget: Double?) {

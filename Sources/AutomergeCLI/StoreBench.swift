@@ -170,19 +170,6 @@ func padded(_ text: String, _ width: Int) -> String {
 /// The id of the `index`th document: ids sort in creation order.
 func documentId(_ index: Int) -> String { String(format: "doc-%06d", index) }
 
-/// The milliseconds `body` takes.
-func milliseconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-}
-
-/// The median of `runs` runs of `run`, which is given the run's number and
-/// returns the milliseconds of its timed part (set-up and clean-up untimed).
-func median(runs: Int, _ run: (Int) throws -> Double) rethrows -> Double {
-    let times = try (0..<max(1, runs)).map(run).sorted()
-    return times[times.count / 2]
-}
 
 /// A set of `count` documents made by one batch create, shared by the get,
 /// update and page work items: opened for each, closed between them, its
