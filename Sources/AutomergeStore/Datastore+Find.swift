@@ -27,16 +27,21 @@ extension Datastore {
     {
         let parsed = try SelectorParser.parse(selector)
         let projection = try fields.map(Self.projection)
+        let query = { (db: GRDB.Database) in
+            try self.run(parsed, skip: skip, limit: limit, projection: projection, sort: sort, db)
+        }
         // A text search runs in the write that brings the text index up to
         // date: FTS cannot check a single changed document on the side.
         if parsed.containsText {
             return try write { db in
                 try updateIndexes(db)
-                return try run(parsed, skip: skip, limit: limit, projection: projection, sort: sort, db)
+                return try query(db)
             }
         }
-        if try read({ db in try indexesAreStale(db) }) { try write { db in try updateIndexes(db) } }
-        return try read { db in try run(parsed, skip: skip, limit: limit, projection: projection, sort: sort, db) }
+        // Usually the indexes are current: check and query in one read.
+        if let results = try read({ db in try indexesAreStale(db) ? nil : try query(db) }) { return results }
+        try write { db in try updateIndexes(db) }
+        return try read(query)
     }
 
     /// ``find(_:skip:limit:fields:sort:)`` with the selector as JSON text
