@@ -5,15 +5,6 @@ import Foundation
 /// each key's winning value, text as a string, counters, unsigned integers
 /// and timestamps as integers, bytes as base64.
 enum BodyReader {
-    /// The body: the root map without the store's reserved keys.
-    static func body(of document: Document) throws -> [String: BodyValue] {
-        var body: [String: BodyValue] = [:]
-        for (key, value) in try document.mapEntries(obj: .ROOT) where !StoredLayout.isReserved(key) {
-            body[key] = try read(value, in: document)
-        }
-        return body
-    }
-
     /// The JSON view of one value.
     static func read(_ value: Value, in document: Document) throws -> BodyValue {
         switch value {
