@@ -34,36 +34,45 @@ public enum CanonicalDump {
             return .object(["list": .array(values.map(Self.value))])
         case .text(let text, let marks):
             var members: [String: JSONValue] = ["text": .string(text)]
-            if !marks.isEmpty {
-                let sorted = marks.sorted { ($0.name, $0.start, $0.end) < ($1.name, $1.start, $1.end) }
-                members["marks"] = .array(sorted.map { mark in
-                    .object([
-                        "name": .string(mark.name), "value": scalar(mark.value),
-                        "start": .number(String(mark.start)), "end": .number(String(mark.end)),
-                    ])
-                })
-            }
+            if !marks.isEmpty { members["marks"] = Self.marks(marks) }
             return .object(members)
         case .scalar(let primitive):
             return scalar(primitive)
         }
     }
 
+    /// A text's marks, sorted by (name, start, end).
+    static func marks(_ marks: [SnapshotMark]) -> JSONValue {
+        let sorted = marks.sorted { ($0.name, $0.start, $0.end) < ($1.name, $1.start, $1.end) }
+        return .array(sorted.map { mark in
+            .object([
+                "name": .string(mark.name), "value": scalar(mark.value),
+                "start": .number(String(mark.start)), "end": .number(String(mark.end)),
+            ])
+        })
+    }
+
     static func scalar(_ value: Primitive) -> JSONValue {
+        let (tag, payload) = scalarMember(value)
+        return .object([tag: payload])
+    }
+
+    /// A scalar's dump form, `{tag: payload}`, as its two parts.
+    static func scalarMember(_ value: Primitive) -> (tag: String, payload: JSONValue) {
         switch value {
-        case .null: return .object(["null": .null])
-        case .bool(let v): return .object(["bool": .bool(v)])
-        case .uint(let v): return .object(["uint": .number(String(v))])
-        case .int(let v): return .object(["int": .number(String(v))])
+        case .null: return ("null", .null)
+        case .bool(let v): return ("bool", .bool(v))
+        case .uint(let v): return ("uint", .number(String(v)))
+        case .int(let v): return ("int", .number(String(v)))
         case .f64(let v):
             let hex = String(v.bitPattern, radix: 16)
-            return .object(["f64": .string(String(repeating: "0", count: 16 - hex.count) + hex)])
-        case .string(let v): return .object(["str": .string(v)])
-        case .bytes(let v): return .object(["bytes": .string(hex(v))])
-        case .counter(let v): return .object(["counter": .number(String(v))])
-        case .timestamp(let v): return .object(["timestamp": .number(String(v))])
+            return ("f64", .string(String(repeating: "0", count: 16 - hex.count) + hex))
+        case .string(let v): return ("str", .string(v))
+        case .bytes(let v): return ("bytes", .string(hex(v)))
+        case .counter(let v): return ("counter", .number(String(v)))
+        case .timestamp(let v): return ("timestamp", .number(String(v)))
         case .unknown(let code, let bytes):
-            return .object(["unknown": .object(["type": .number(String(code)), "bytes": .string(hex(bytes))])])
+            return ("unknown", .object(["type": .number(String(code)), "bytes": .string(hex(bytes))]))
         }
     }
 

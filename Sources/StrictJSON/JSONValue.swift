@@ -23,7 +23,8 @@ public indirect enum JSONValue: Equatable, Sendable {
         return out
     }
 
-    private func write(to out: inout [UInt8]) {
+    /// Appends ``serialized``'s UTF-8 bytes to `out`.
+    public func write(to out: inout [UInt8]) {
         switch self {
         case .null: out += Array("null".utf8)
         case .bool(let value): out += Array((value ? "true" : "false").utf8)
@@ -48,7 +49,8 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
+    /// Appends `text` as a JSON string literal (quoted, escaped) to `out`.
+    public static func writeString(_ text: String, to out: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {

@@ -123,20 +123,26 @@ struct ChangeChecker {
         if op.action == .delete, op.predecessors.isEmpty { throw .invalidChange("op \(op.id.counter) deletes nothing") }
         let property = PropertyOfObject(object: op.object, key: op.key)
         if !op.predecessors.isEmpty {
-            var existing = newOpsAt[property] ?? []
-            if let object = ops.object(op.object) {
+            // Each predecessor is looked up where it must be, rather than
+            // gathering every op of the property first: a counter's key
+            // keeps all its increments, and gathering them made each
+            // increment cost as many hash inserts as the key had ops.
+            let fresh = newOpsAt[property]
+            let object = ops.object(op.object)
+            func isOpOfProperty(_ id: OpId) -> Bool {
+                if fresh?.contains(id) == true { return true }
+                guard let object else { return false }
                 switch op.key {
                 case .map(let key):
-                    if let ops = object.entries[key] { for old in ops { existing.insert(old.id) } }
+                    return object.entries[key]?.contains { $0.id == id } ?? false
                 case .element(let element):
-                    if let location = object.sequence.location(of: element) {
-                        let target = object.sequence[location]
-                        existing.insert(target.id)
-                        for update in target.updates { existing.insert(update.id) }
-                    }
+                    guard let location = object.sequence.location(of: element) else { return false }
+                    let target = object.sequence[location]
+                    return target.id == id || target.updates.contains { $0.id == id }
                 }
             }
-            guard op.predecessors.count == Set(op.predecessors).count, op.predecessors.allSatisfy(existing.contains) else {
+            guard op.predecessors.count < 2 || op.predecessors.count == Set(op.predecessors).count,
+                  op.predecessors.allSatisfy(isOpOfProperty) else {
                 throw .invalidChange("op \(op.id.counter) has a predecessor that is not an op on the same property")
             }
         }

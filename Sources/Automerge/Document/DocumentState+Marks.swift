@@ -19,6 +19,8 @@ extension DocumentState {
 
     /// Calls `emit` with every maximal span, ordered by start, then name.
     func scanMarks(in object: ObjectState, at clock: Clock?, width: WidthRule? = nil, _ emit: (MarkSpan) -> Void) {
+        // Spans come from mark anchors: a sequence without any has none.
+        guard object.sequence.markCount > 0 else { return }
         let width = width ?? object.sequence.width
         var active: [OpId: (name: String, value: Primitive)] = [:]
         var current: [String: Primitive] = [:]

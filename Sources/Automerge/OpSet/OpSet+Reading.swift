@@ -73,15 +73,26 @@ extension OpSet {
 
     /// The text of a text object (U+FFFC for non-string elements).
     func text(of object: ObjectState, at clock: Clock?) -> String {
-        var result = ""
-        object.sequence.forEach { element in
-            let winner = clock.map { element.winner(at: $0) } ?? element.winner
-            if let winner {
-                if winner.action == .set, case .string(let s) = winner.value { result += s } else { result += TextWidth.objectReplacement }
+        var utf8: [UInt8] = []
+        func append(action: OpAction, value: Primitive) {
+            if action == .set, case .string(let s) = value {
+                utf8.append(contentsOf: s.utf8)
+            } else {
+                utf8.append(contentsOf: TextWidth.objectReplacement.utf8)
             }
-            return true
         }
-        return result
+        object.sequence.forEachLeaf { elements in
+            for index in elements.indices {
+                // Most elements are a character nothing updated: read in
+                // place, without building the insert op as an ``Op``.
+                if clock == nil && elements[index].updates.isEmpty {
+                    if elements[index].insertOpIsVisible { append(action: elements[index].action, value: elements[index].value) }
+                } else if let winner = clock.map({ elements[index].winner(at: $0) }) ?? elements[index].winner {
+                    append(action: winner.action, value: winner.value)
+                }
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// The public value an op shows.

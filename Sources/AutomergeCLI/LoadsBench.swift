@@ -1,0 +1,111 @@
+import ArgumentParser
+import Automerge
+import Foundation
+
+/// `automerge bench loads [--rust CMD] [--baseline CMD]`: loads measured as
+/// a user meets them, a whole `automerge dump FILE` process, for every
+/// generated document shape and the documents of `../shared/docs`; beside
+/// Rust 0.11 (and an earlier build) doing the same, alternating, in the
+/// same minutes.
+struct LoadsBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loads",
+        abstract: "Whole-process dumps of every document shape: time and peak memory, against Rust 0.11.",
+        discussion: """
+            --rust and --baseline name commands that print a document's dump given its file as last argument \
+            (a Rust 0.11 program that loads the file and prints it as JSON; an earlier `automerge dump`). Each \
+            command and ours run alternately, each run a fresh process. Budgets: time at most 0.5x Rust's, \
+            peak resident memory no more than Rust's.
+            """)
+
+    @Option(help: "Runs per document and command.") var runs = 5
+    @Option(help: "Rust 0.11's dump program (see above).") var rust: String?
+    @Option(help: "An earlier build's dump command, to compare with.") var baseline: String?
+    @Argument(help: "Shapes (\(DocumentShape.allCases.map(\.rawValue).joined(separator: ", "))) or files; all shapes and ../shared/docs when none is named.")
+    var inputs: [String] = []
+
+    /// One run of a command: wall time and the child's peak resident memory.
+    struct Run {
+        var milliseconds: Double
+        var peakMegabytes: Double
+    }
+
+    func run() throws {
+        print("whole-process loads (`automerge dump FILE > /dev/null`; median of \(runs) runs, alternating)\n")
+        let ours = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        var commands: [(label: String, command: [String])] = [("ours", [ours, "dump"])]
+        if let baseline { commands.append(("baseline", ["/bin/sh", "-c", baseline + " \"$0\""])) }
+        if let rust { commands.append(("Rust 0.11", ["/bin/sh", "-c", rust + " \"$0\""])) }
+        for (label, file) in try files() {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            print("\(label) (\(size / 1024) KB)")
+            var results = Array(repeating: [Run](), count: commands.count)
+            for _ in 0..<max(1, runs) {
+                for (index, command) in commands.enumerated() {
+                    results[index].append(try Self.spawn(command.command + [file.path]))
+                }
+            }
+            let medians = results.map { runs in
+                Run(milliseconds: median(runs.map(\.milliseconds)), peakMegabytes: runs.map(\.peakMegabytes).max() ?? 0)
+            }
+            for (index, figures) in medians.enumerated() {
+                var line = String(format: "  %-10@ %9.1f ms  %8.1f MB peak", commands[index].label as NSString,
+                                  figures.milliseconds, figures.peakMegabytes)
+                if rust != nil, commands[index].label == "ours", let reference = medians.last {
+                    let time = figures.milliseconds / reference.milliseconds
+                    let memory = figures.peakMegabytes / reference.peakMegabytes
+                    line += String(format: "   time %.2fx Rust (budget 0.5x): %@   memory %.2fx (budget 1x): %@",
+                                   time, time <= 0.5 ? "met" : "MISSED", memory, memory <= 1 ? "met" : "MISSED")
+                }
+                print(line)
+            }
+        }
+        if rust == nil { print("\n(no --rust program given: Rust's figures and the budgets are not shown)") }
+    }
+
+    /// The documents to load: named shapes and files, or every shape and `../shared/docs`.
+    func files() throws -> [(String, URL)] {
+        if !inputs.isEmpty {
+            return try inputs.map { input in
+                if let shape = DocumentShape(rawValue: input) { return ("\(input): \(shape.summary)", try shape.file()) }
+                return (input, URL(fileURLWithPath: input))
+            }
+        }
+        var files = try DocumentShape.allCases.map { ("\($0.rawValue): \($0.summary)", try $0.file()) }
+        let docs = sharedFile("docs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
+        for name in names.sorted() where name.hasSuffix(".automerge") {
+            files.append(("docs/\(name)", docs.appendingPathComponent(name)))
+        }
+        return files
+    }
+
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    /// Runs `arguments` with stdout to /dev/null and returns its wall time
+    /// and peak resident memory. GNU time reports the peak: a child of this
+    /// process would inherit its high-water mark (Linux records the old
+    /// address space's peak at `exec`), and time's is a megabyte or two.
+    static func spawn(_ arguments: [String]) throws -> Run {
+        let timeTool = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: timeTool) else {
+            throw ValidationError("\(timeTool) is missing: install GNU time (Debian's package `time`)")
+        }
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("automerge-peak-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: timeTool)
+        child.arguments = ["-f", "%M", "-o", report.path] + arguments
+        child.standardOutput = FileHandle.nullDevice
+        let start = DispatchTime.now().uptimeNanoseconds
+        try child.run()
+        child.waitUntilExit()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        guard child.terminationStatus == 0 else {
+            throw ValidationError("\(arguments.joined(separator: " ")) exited with status \(child.terminationStatus)")
+        }
+        let kilobytes = String(decoding: try Data(contentsOf: report), as: UTF8.self)
+            .split(separator: "\n").last.flatMap { Double($0) } ?? 0
+        return Run(milliseconds: elapsed, peakMegabytes: kilobytes / 1024)
+    }
+}
