@@ -55,14 +55,19 @@ enum StorageBridge {
         if case .document(_, let changes)? = chunks.first, let built = decoded.built {
             startsWithDocument = true
             do { state.ops = try built.get() } catch { throw .load(.inChunk(0, error)) }
+            // Room for the changes of the chunks after it too (mostly one a
+            // chunk): growing the history for them copied all of it.
+            state.history.reserveCapacity(changes.count + decoded.chunks.count - 1)
             for change in changes {
                 let header = change.header
+                let dependencyIndices = header.dependencies.compactMap(state.history.index(of:))
                 guard let author = header.actors.first.flatMap(state.ops.actors.index(of:)),
-                      header.dependencies.allSatisfy(state.history.contains),
+                      dependencyIndices.count == header.dependencies.count,
                       header.sequence == state.history.lastSequence(of: author) + 1 else {
                     throw .invalidChange("document change \(change.hash) is out of order")
                 }
-                state.addToHistory(header, maxOp: change.maxOp, hash: change.hash, bytes: change.encoded.bytes, actor: author)
+                state.addToHistory(header, maxOp: change.maxOp, hash: change.hash, bytes: change.encoded.bytes, actor: author,
+                                   dependencyIndices: dependencyIndices)
             }
             chunks = chunks.dropFirst()
         }

@@ -6,8 +6,9 @@ import HeapModule
 struct ChangeGraph: Sendable {
     private(set) var records: [ChangeRecord] = []
     private var indexOf: [ChangeHash: Int] = [:]
-    /// For each actor index, its changes' record indices by sequence number - 1.
-    private var byActor: [UInt32: [Int]] = [:]
+    /// For each actor index (the op set's, dense), its changes' record
+    /// indices by sequence number - 1.
+    private var byActor: [[Int]] = []
     private(set) var heads: Set<ChangeHash> = []
 
     var count: Int { records.count }
@@ -19,19 +20,29 @@ struct ChangeGraph: Sendable {
     func record(_ hash: ChangeHash) -> ChangeRecord? { indexOf[hash].map { records[$0] } }
 
     /// The last sequence number of `actor` (0 if none).
-    func lastSequence(of actor: UInt32) -> UInt64 { UInt64(byActor[actor]?.count ?? 0) }
+    func lastSequence(of actor: UInt32) -> UInt64 { Int(actor) < byActor.count ? UInt64(byActor[Int(actor)].count) : 0 }
 
     /// The hash of `actor`'s change with `sequence`.
     func hash(actor: UInt32, sequence: UInt64) -> ChangeHash? {
-        guard sequence >= 1, let list = byActor[actor], sequence <= UInt64(list.count) else { return nil }
+        guard sequence >= 1, Int(actor) < byActor.count else { return nil }
+        let list = byActor[Int(actor)]
+        guard sequence <= UInt64(list.count) else { return nil }
         return records[list[Int(sequence - 1)]].hash
+    }
+
+    /// Makes room for `count` more changes, so that adding a long history
+    /// (a load) does not grow the tables step by step.
+    mutating func reserveCapacity(_ count: Int) {
+        records.reserveCapacity(records.count + count)
+        indexOf.reserveCapacity(indexOf.count + count)
     }
 
     /// Adds a change whose dependencies are all present.
     mutating func add(_ record: ChangeRecord) {
-        precondition(record.dependencies.allSatisfy { indexOf[$0] != nil }, "dependencies must be applied first")
+        assert(record.dependencies.allSatisfy { indexOf[$0] != nil }, "dependencies must be applied first")
         indexOf[record.hash] = records.count
-        byActor[record.actor, default: []].append(records.count)
+        if Int(record.actor) >= byActor.count { byActor += repeatElement([], count: Int(record.actor) - byActor.count + 1) }
+        byActor[Int(record.actor)].append(records.count)
         records.append(record)
         for dependency in record.dependencies { heads.remove(dependency) }
         heads.insert(record.hash)

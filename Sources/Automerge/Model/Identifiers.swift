@@ -75,21 +75,32 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Exactly 32 bytes (the caller checks).
     init<C: Collection>(bytes: C) where C.Element == UInt8 {
         precondition(bytes.count == 32, "a change hash has 32 bytes")
-        var words: [UInt64] = [0, 0, 0, 0]
-        for (i, byte) in bytes.enumerated() {
-            words[i >> 3] = words[i >> 3] << 8 | UInt64(byte)
+        // Read word by word, without an array of words: every change loaded
+        // or made builds its hash here.
+        var index = bytes.startIndex
+        func word() -> UInt64 {
+            var word: UInt64 = 0
+            for _ in 0..<8 {
+                word = word << 8 | UInt64(bytes[index])
+                bytes.formIndex(after: &index)
+            }
+            return word
         }
-        (w0, w1, w2, w3) = (words[0], words[1], words[2], words[3])
+        let (a, b, c, d) = (word(), word(), word(), word())
+        (w0, w1, w2, w3) = (a, b, c, d)
     }
 
     /// The 32 raw bytes.
     public var bytes: [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(32)
-        for word in [w0, w1, w2, w3] {
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
-        }
+        append(to: &out)
         return out
+    }
+
+    /// Appends the 32 raw bytes to `out`.
+    func append(to out: inout [UInt8]) {
+        withUnsafeBytes(of: (w0.bigEndian, w1.bigEndian, w2.bigEndian, w3.bigEndian)) { out.append(contentsOf: $0) }
     }
 
     /// The 32 raw bytes.

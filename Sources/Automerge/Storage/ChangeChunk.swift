@@ -48,9 +48,22 @@ enum ChangeChunk {
     /// Encodes a change whose ops are already in columns (see
     /// ``OpColumnWriter``), as rebuilding a document's changes does.
     static func encode(_ header: ChangeHeader, opColumns: [(ColumnSpec, [UInt8])]) -> EncodedChange {
+        let columns = ColumnSet.nonEmpty(opColumns)
+        var laidOut = [UInt8]()
+        ColumnLayout.write(columns.map { ($0.spec, $0.bytes.count) }, to: &laidOut)
+        for column in columns { laidOut.append(contentsOf: column.bytes) }
         var contents = [UInt8]()
+        return encode(header, opColumns: laidOut[...], contents: &contents)
+    }
+
+    /// Encodes a change whose op columns are laid out already, as a change
+    /// chunk holds them: their layout (specs and lengths, in spec order),
+    /// then their bytes. `contents` is scratch space, kept between calls so
+    /// that a run of changes reuses it.
+    static func encode(_ header: ChangeHeader, opColumns: ArraySlice<UInt8>, contents: inout [UInt8]) -> EncodedChange {
+        contents.removeAll(keepingCapacity: true)
         LEB128.appendUnsigned(UInt64(header.dependencies.count), to: &contents)
-        for dep in header.dependencies { contents.append(contentsOf: dep.bytes) }
+        for dep in header.dependencies { dep.append(to: &contents) }
         contents.appendLengthPrefixed(header.actors.first?.bytes ?? [])
         LEB128.appendUnsigned(header.sequence, to: &contents)
         LEB128.appendUnsigned(header.startOp, to: &contents)
@@ -59,10 +72,7 @@ enum ChangeChunk {
         let others = header.actors.dropFirst()
         LEB128.appendUnsigned(UInt64(others.count), to: &contents)
         for actor in others { contents.appendLengthPrefixed(actor.bytes) }
-
-        let columns = ColumnSet.nonEmpty(opColumns)
-        ColumnLayout.write(columns.map { ($0.spec, $0.bytes.count) }, to: &contents)
-        for column in columns { contents.append(contentsOf: column.bytes) }
+        contents.append(contentsOf: opColumns)
         contents.append(contentsOf: header.extraBytes)
 
         let (bytes, digest) = ChunkFraming.frame(type: .change, contents: contents)

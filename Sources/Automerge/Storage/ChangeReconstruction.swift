@@ -37,12 +37,15 @@ struct ReconstructedChange: Sendable {
 }
 
 enum ChangeReconstruction {
-    private enum OpRef {
+    /// From how many changes a document's ops are encoded on two cores.
+    static let changesEncodedInParallel = 4096
+
+    enum OpRef {
         case stored(Int)
         case delete(Int)
     }
 
-    private struct Delete {
+    struct Delete {
         let id: StoredOpId
         let object: StoredOpId?
         let key: StoredKey
@@ -51,7 +54,7 @@ enum ChangeReconstruction {
 
     /// Maps document actor indices to a change's own actor indices: 0 for
     /// the author, then the other actors in their bytewise order.
-    private struct ChangeActors {
+    struct ChangeActors {
         let author: Int
         /// (document index, change index) of the other actors, by document index.
         let others: [(document: Int, change: Int)]
@@ -121,7 +124,7 @@ enum ChangeReconstruction {
             throw .duplicateOpId(row: row)
         }
         // Every row has an id from here on.
-        func id(_ row: Int) -> StoredOpId { StoredOpId(counter: ops[row].idCounter, actor: Int(ops[row].idActor)) }
+        func id(_ row: Int) -> StoredOpId { StoredOpId(counter: UInt64(ops[row].idCounter), actor: Int(ops[row].idActor)) }
 
         // 1 and 2: predecessors, and deletes for successors that are not stored.
         // Every successor resolves to a stored row (>= 0) or a delete (-1 - index);
@@ -251,7 +254,7 @@ enum ChangeReconstruction {
         var orderedRefs = [Int32](repeating: unfilled, count: changeStart[document.changes.count])
         for slot in changeOfRef.indices {
             let index = Int(changeOfRef[slot])
-            let counter = slot < ops.count ? ops[slot].idCounter : deletes[slot - ops.count].id.counter
+            let counter = slot < ops.count ? UInt64(ops[slot].idCounter) : deletes[slot - ops.count].id.counter
             guard counter >= startOps[index] && counter <= maxOps[index] else { throw .missingOps(change: index) }
             let position = changeStart[index] + Int(counter - startOps[index])
             guard orderedRefs[position] == unfilled else { throw .missingOps(change: index) }
@@ -259,91 +262,50 @@ enum ChangeReconstruction {
         }
         changeOfRef = []
 
-        // 4: build, encode and hash each change in row order.
+        // 4: encode each change's ops (two halves of a long history on two
+        // cores), then build, encode and hash each change in row order.
+        let encoder = OpEncoder(
+            document: document, ops: ops, valueBytes: valueBytes, deletes: deletes, predecessorIds: predecessorIds,
+            predecessorStart: predecessorStart, orderedRefs: orderedRefs, changeStart: changeStart)
+        let count = document.changes.count
+        let middle = count >= Self.changesEncodedInParallel ? count / 2 : count
+        let (firstHalf, secondHalf) = middle < count
+            ? Concurrently.runOnNewThread({ encoder.encode(0..<middle) }, { encoder.encode(middle..<count) })
+            : (encoder.encode(0..<count), EncodedOps())
         var result = [ReconstructedChange]()
-        result.reserveCapacity(document.changes.count)
-        // The last change (index) that mentioned each actor.
-        var mentionedIn = [Int](repeating: -1, count: actorCount)
+        result.reserveCapacity(count)
+        var contents = [UInt8]()
         for (index, meta) in document.changes.enumerated() {
-            let startOp = startOps[index]
-            let refs = orderedRefs[changeStart[index]..<changeStart[index + 1]].lazy.map { (ref: Int32) -> OpRef in
-                ref >= 0 ? .stored(Int(ref)) : .delete(Int(-1 - ref))
-            }
-
-            // The actors the ops mention, other than the author, sorted bytewise.
-            var mentioned = [Int]()
-            func note(_ id: StoredOpId?) {
-                guard let id, id.actor != meta.actor, mentionedIn[id.actor] != index else { return }
-                mentionedIn[id.actor] = index
-                mentioned.append(id.actor)
-            }
-            // With one actor in the document there is nobody else to mention.
-            for ref in refs where actorCount > 1 {
-                switch ref {
-                case .stored(let row):
-                    note(ops[row].object)
-                    if !ops[row].isMapKey { note(ops[row].element) }
-                case .delete(let d):
-                    note(deletes[d].object)
-                    if case .element(let e) = deletes[d].key { note(e) }
-                }
-                for id in predecessors(of: ref) { note(id) }
-            }
-            let others = mentioned.sorted {
-                document.actors[$0].bytes.lexicographicallyPrecedes(document.actors[$1].bytes)
-            }
-            let map = ChangeActors(
-                author: meta.actor,
-                others: others.enumerated().map { (document: $0.element, change: $0.offset + 1) }.sorted { $0.document < $1.document })
-
-            var writer = OpColumnWriter(kind: .change)
-            // Each row's predecessors are appended one by one after it (an
-            // array slice and a lazy map per row retained and released the
-            // id list and the actor map).
-            predecessorIds.withUnsafeBufferPointer { predecessorIds in
-                for ref in refs {
-                    let predecessors = predecessorRange(of: ref)
-                    switch ref {
-                    case .stored(let row):
-                        let op = ops[row]
-                        writer.append(
-                            object: op.object.map(map.callAsFunction), key: map.key(of: op, in: document.ops),
-                            insert: op.insert, action: UInt64(op.action),
-                            rawValue: (op.valueType, UnsafeBufferPointer(rebasing: valueBytes[op.valueRange])),
-                            id: nil, groupCount: predecessors.count, expand: op.expand,
-                            markName: op.markName == 0 ? nil : document.ops.markName(of: op))
-                    case .delete(let d):
-                        writer.append(
-                            object: deletes[d].object.map(map.callAsFunction), key: map.key(deletes[d].key), insert: false, action: 3,
-                            value: .null, id: nil, groupCount: predecessors.count, expand: false, markName: nil)
-                    }
-                    for index in predecessors { writer.appendGroupMember(map(predecessorIds[index])) }
-                }
-            }
-
+            let (encoded, local) = index < middle ? (firstHalf, index) : (secondHalf, index - middle)
+            var changeActors = [document.actors[meta.actor]]
+            for actor in encoded.actors(of: local) { changeActors.append(document.actors[actor]) }
             let header = ChangeHeader(
-                dependencies: meta.dependencies.map { result[$0].hash },
-                actors: [document.actors[meta.actor]] + others.map { document.actors[$0] },
-                sequence: meta.sequence, startOp: startOp, time: meta.time,
+                dependencies: meta.dependencies.map { result[$0].hash }, actors: changeActors,
+                sequence: meta.sequence, startOp: startOps[index], time: meta.time,
                 message: meta.message?.isEmpty == false ? meta.message : nil, extraBytes: meta.extraBytes)
             result.append(ReconstructedChange(
-                header: header, maxOp: meta.maxOp, encoded: ChangeChunk.encode(header, opColumns: writer.finish())))
+                header: header, maxOp: meta.maxOp,
+                encoded: ChangeChunk.encode(header, opColumns: encoded.columns(of: local), contents: &contents)))
         }
 
         if verifyHeads {
-            let computed = heads(of: result)
+            let computed = heads(of: result, dependencyIndices: document.changes.lazy.map(\.dependencies))
             let stored = document.heads.sorted()
             guard computed == stored else { throw .headsMismatch(stored: stored, computed: computed) }
         }
         return result
     }
 
-    /// The hashes of the changes no other change depends on, sorted.
-    static func heads(of changes: [ReconstructedChange]) -> [ChangeHash] {
-        var heads = Set(changes.map(\.hash))
-        for change in changes {
-            for dep in change.header.dependencies { heads.remove(dep) }
+    /// The hashes of the changes no other change depends on, sorted, where
+    /// `dependencyIndices` gives each change's dependencies as indices of
+    /// earlier changes: found by marking, without hashing every change. (A
+    /// change listed twice would count as two here; such a document fails
+    /// its load anyway, on the repeated sequence number.)
+    static func heads(of changes: [ReconstructedChange], dependencyIndices: some Sequence<[Int]>) -> [ChangeHash] {
+        var dependedOn = [Bool](repeating: false, count: changes.count)
+        for dependencies in dependencyIndices {
+            for index in dependencies { dependedOn[index] = true }
         }
-        return heads.sorted()
+        return changes.indices.filter { !dependedOn[$0] }.map { changes[$0].hash }.sorted()
     }
 }

@@ -43,10 +43,19 @@ enum ChunkFraming {
 
     /// SHA-256(type ‖ uLEB(contents.count) ‖ contents).
     static func digest<C: Collection>(type: UInt8, contents: C) -> [UInt8] where C.Element == UInt8 {
-        var prefix: [UInt8] = [type]
-        LEB128.appendUnsigned(UInt64(contents.count), to: &prefix)
         var hasher = SHA256()
-        hasher.update(data: prefix)
+        // The type and the length's LEB128 (at most 11 bytes), on the stack.
+        var prefix: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &prefix) { bytes in
+            bytes[0] = type
+            var length = UInt64(contents.count), end = 1
+            repeat {
+                bytes[end] = UInt8(length & 0x7F) | (length >> 7 == 0 ? 0 : 0x80)
+                length >>= 7
+                end += 1
+            } while length != 0
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: bytes[0..<end]))
+        }
         if let slice = contents as? ArraySlice<UInt8> {
             hasher.update(data: slice)
         } else {

@@ -20,7 +20,7 @@ struct DecodeLimits: Sendable {
     /// Rows per byte alone do not bound memory: padding (a long message, a
     /// long string value, an unknown column) raises a file's byte count
     /// without rows of its own, so a 1 KB compressed change of a padded
-    /// message and RLE runs could claim 2^28 rows, each a 64-byte decoded
+    /// message and RLE runs could claim 2^28 rows, each a 48-byte decoded
     /// row and later an op (tens of GB). At this cap a document's decoded
     /// rows take at most 2 GB (a change chunk's, turned into 168-byte
     /// ``StoredOp`` values, up to 5.6 GB more); larger chunks are refused

@@ -36,6 +36,12 @@ struct DeltaEncoder {
 
     mutating func finish() -> [UInt8] { rle.finish() }
 
+    /// Empties the encoder, keeping its memory (see ``RLEEncoder/reset()``).
+    mutating func reset() {
+        rle.reset()
+        absolute = 0
+    }
+
     /// Continues this column with the values `other` encoded (from 0), as
     /// ``RLEEncoder/append(contentsOf:adjustFirstValue:)``: `other`'s first
     /// delta is rewritten against this column's last value.
@@ -119,6 +125,14 @@ struct BooleanEncoder {
             preconditionFailure("an encoder's own bytes did not read back: \(error)")
         }
         append(other.current, count: other.count)
+    }
+
+    /// Empties the encoder, keeping its memory (see ``RLEEncoder/reset()``).
+    mutating func reset() {
+        output.removeAll(keepingCapacity: true)
+        current = false
+        count = 0
+        sawTrue = false
     }
 
     /// The column bytes. With `omitIfAllFalse` a column without any true

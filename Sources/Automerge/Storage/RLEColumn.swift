@@ -307,6 +307,19 @@ struct RLEEncoder<V: RLEValue> {
         mode = .empty
     }
 
+    /// Empties the encoder for another column, keeping its buffers' memory
+    /// (call it once the bytes ``finish()`` returned are no longer held, or
+    /// the buffer is copied instead).
+    mutating func reset() {
+        output.removeAll(keepingCapacity: true)
+        literalBytes.removeAll(keepingCapacity: true)
+        mode = .empty
+        nullCount = 0
+        runCount = 0
+        literalCount = 0
+        current = .placeholder
+    }
+
     /// Flushes the pending state and returns the column bytes (empty if
     /// every value was null).
     mutating func finish() -> [UInt8] {

@@ -10,7 +10,7 @@
 /// a value and an id list to retain, copy and destroy: moby-dick's 1.2
 /// million rows were 208 MB of fresh memory per load (a fifth of the load
 /// in page faults on these VMs) and destroying them cost as much as
-/// hashing every change. A row is 64 bytes with nothing to destroy, and a
+/// hashing every change. A row is 48 bytes with nothing to destroy, and a
 /// value stays as its bytes until the op set needs it; the rebuilt changes
 /// copy those bytes as they are (a decoded value re-encodes to the same
 /// bytes: numbers are read strictly, strings must be valid UTF-8; only a
@@ -22,12 +22,16 @@ struct StoredOpRows: Sendable {
     /// One op row. Ids are (counter, actor index) pairs; an actor of
     /// ``Row/none`` marks an absent id: the root object, the HEAD key, a
     /// change row's implicit id. A map key is a string of ``strings``.
+    ///
+    /// Counters take 32 bits (decoding refuses larger ones, as Rust does),
+    /// and so does a value's offset (decoding refuses a value column past
+    /// 4 GB): a row is 48 bytes, the larger part of a load's transient memory.
     struct Row: Sendable {
-        var objectCounter: UInt64
-        var keyCounter: UInt64
-        var idCounter: UInt64
+        var objectCounter: UInt32
+        var keyCounter: UInt32
+        var idCounter: UInt32
         /// Where the value's bytes start in ``valueBytes`` (from its start index).
-        var valueStart: Int
+        var valueStart: UInt32
         var objectActor: UInt32
         /// ``Row/none`` for HEAD, ``Row/mapKey`` for a map key (its string
         /// index in ``keyCounter``).
@@ -47,21 +51,21 @@ struct StoredOpRows: Sendable {
         static let mapKey = UInt32.max - 1
 
         var object: StoredOpId? {
-            objectActor == Self.none ? nil : StoredOpId(counter: objectCounter, actor: Int(objectActor))
+            objectActor == Self.none ? nil : StoredOpId(counter: UInt64(objectCounter), actor: Int(objectActor))
         }
 
-        var id: StoredOpId? { idActor == Self.none ? nil : StoredOpId(counter: idCounter, actor: Int(idActor)) }
+        var id: StoredOpId? { idActor == Self.none ? nil : StoredOpId(counter: UInt64(idCounter), actor: Int(idActor)) }
 
         var isMapKey: Bool { keyActor == Self.mapKey }
 
         /// The element a sequence op targets (nil for HEAD); meaningless for a map key.
         var element: StoredOpId? {
-            keyActor == Self.none ? nil : StoredOpId(counter: keyCounter, actor: Int(keyActor))
+            keyActor == Self.none ? nil : StoredOpId(counter: UInt64(keyCounter), actor: Int(keyActor))
         }
 
         var groupRange: Range<Int> { Int(groupStart)..<Int(groupStart) + Int(groupCount) }
 
-        var valueRange: Range<Int> { valueStart..<valueStart + Int(valueLength) }
+        var valueRange: Range<Int> { Int(valueStart)..<Int(valueStart) + Int(valueLength) }
     }
 
     /// Whether the group ids are predecessors (a change) or successors (a document).
@@ -94,9 +98,11 @@ struct StoredOpRows: Sendable {
         object: StoredOpId?, key: StoredKey, insert: Bool, action: UInt8, value: (typeCode: UInt8, range: Range<Int>),
         id: StoredOpId?, groupStart: Int, expand: Bool, markName: String?
     ) {
+        assert(Self.countersFit(object: object, key: key, id: id), "decoding lets no counter past 32 bits")
         var row = Row(
-            objectCounter: object?.counter ?? 0, keyCounter: 0, idCounter: id?.counter ?? 0,
-            valueStart: value.range.lowerBound, objectActor: object.map { UInt32($0.actor) } ?? Row.none,
+            objectCounter: UInt32(truncatingIfNeeded: object?.counter ?? 0), keyCounter: 0,
+            idCounter: UInt32(truncatingIfNeeded: id?.counter ?? 0),
+            valueStart: UInt32(value.range.lowerBound), objectActor: object.map { UInt32($0.actor) } ?? Row.none,
             keyActor: Row.none, idActor: id.map { UInt32($0.actor) } ?? Row.none,
             valueLength: UInt32(value.range.count), groupStart: UInt32(groupStart),
             groupCount: UInt32(groupIds.count - groupStart), markName: 0, action: action,
@@ -104,14 +110,21 @@ struct StoredOpRows: Sendable {
         switch key {
         case .map(let name):
             row.keyActor = Row.mapKey
-            row.keyCounter = UInt64(intern(name))
+            row.keyCounter = UInt32(intern(name))
         case .element(let element?):
             row.keyActor = UInt32(element.actor)
-            row.keyCounter = element.counter
+            row.keyCounter = UInt32(truncatingIfNeeded: element.counter)
         case .element(nil): break
         }
         if let markName { row.markName = UInt32(intern(markName)) + 1 }
         rows.append(row)
+    }
+
+    /// Whether the counters of a row fit in 32 bits, as ``Row`` keeps them.
+    static func countersFit(object: StoredOpId?, key: StoredKey, id: StoredOpId?) -> Bool {
+        var counters = [object?.counter ?? 0, id?.counter ?? 0]
+        if case .element(let element?) = key { counters.append(element.counter) }
+        return counters.allSatisfy { $0 <= UInt64(UInt32.max) }
     }
 
     /// Appends one group id of the row about to be appended.
@@ -143,7 +156,7 @@ struct StoredOpRows: Sendable {
     /// The value of `row`. Rows hold values that decoded (or came from a
     /// ``Primitive``), so this cannot meet bad bytes.
     func value(of row: Row) -> Primitive {
-        let start = valueBytes.startIndex + row.valueStart
+        let start = valueBytes.startIndex + Int(row.valueStart)
         // A character of text: most values of a text document, and making
         // each String afresh (validating its one byte) was a tenth of a load.
         if row.valueType == UInt8(ValueColumn.TypeCode.string) && row.valueLength == 1 && valueBytes[start] < 0x80 {
@@ -169,6 +182,7 @@ struct StoredOpRows: Sendable {
         let groupStart = groupIds.count
         for id in kind == .change ? op.predecessors : op.successors { appendGroupId(id) }
         precondition(op.action <= UInt64(UInt8.max), "StoredOpRows holds actions up to 255 (decoded rows have 0...7)")
+        precondition(Self.countersFit(object: op.object, key: op.key, id: op.id), "StoredOpRows holds counters up to 2^32 - 1")
         let typeCode = UInt8(ValueColumn.metadata(of: op.value) & 0xF)
         appendDecoded(
             object: op.object, key: op.key, insert: op.insert, action: UInt8(op.action),

@@ -233,9 +233,11 @@ struct ValueReader {
         guard length <= UInt64(remaining) else {
             throw .lengthPastEnd(what: column + " raw", length: length, remaining: remaining)
         }
-        // Rows hold a value's length in 32 bits (only an uncompressed column of a 4 GB file could say more).
-        guard length <= UInt64(UInt32.max) else { throw .invalidValue(column: column, row: row, reason: "longer than 4 GB") }
+        // Rows hold a value's offset and length in 32 bits (only an uncompressed column of a 4 GB file could say more).
         let start = position, end = position + Int(length)
+        guard end - raw.startIndex <= Int(UInt32.max) else {
+            throw .invalidValue(column: column, row: row, reason: "ends past 4 GB of values")
+        }
         position = end
         let typeCode = entry & 0xF
         try ValueColumn.validate(typeCode: typeCode, bytes: raw[start..<end], column: column, row: row)

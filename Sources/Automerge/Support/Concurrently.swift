@@ -56,6 +56,56 @@ enum Concurrently {
         return (first, second)
     }
 
+    /// Runs `first` on the calling thread and `second` on a thread of its
+    /// own, and returns both results (both on the calling thread if no
+    /// thread can be started).
+    ///
+    /// For work nested in ``run(_:_:)``: Dispatch runs a `concurrentPerform`
+    /// inside another one's iteration serially (the width is shared out
+    /// among the nesting levels), so a second level of parallel work needs
+    /// a thread that Dispatch does not count.
+    static func runOnNewThread<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
+        let results = Results<A, B>()
+        withoutActuallyEscaping(second) { second in
+            let work = ThreadWork { results.second = second() }
+            let context = Unmanaged.passRetained(work).toOpaque()
+            #if canImport(Darwin)
+            var thread: pthread_t?
+            #else
+            var thread = pthread_t()
+            #endif
+            let started = pthread_create(&thread, nil, { context in
+                #if canImport(Darwin)
+                Unmanaged<ThreadWork>.fromOpaque(context).takeRetainedValue().body()
+                #else
+                Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue().body()
+                #endif
+                return nil
+            }, context) == 0
+            if !started {
+                Unmanaged<ThreadWork>.fromOpaque(context).release()
+                work.body()
+            }
+            results.first = first()
+            #if canImport(Darwin)
+            if started, let thread { pthread_join(thread, nil) }
+            #else
+            if started { pthread_join(thread, nil) }
+            #endif
+        }
+        guard let first = results.first, let second = results.second else {
+            preconditionFailure("a piece of work did not run")
+        }
+        return (first, second)
+    }
+
+    /// The work a thread of its own runs (its result goes to a ``Results``
+    /// that the caller reads after the join).
+    private final class ThreadWork: @unchecked Sendable {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
     /// Which of the two pieces of work has been taken.
     private final class Claims: @unchecked Sendable {
         private let lock = Lock()

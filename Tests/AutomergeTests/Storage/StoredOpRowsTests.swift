@@ -32,10 +32,10 @@ struct StoredOpRowsTests {
         return try OpColumns.decode(ColumnSet(layout: columns), kind: kind, actorCount: 2, canonical: true, rowLimit: 1 << 20)
     }
 
-    @Test("a row holds nothing to retain or destroy, in 64 bytes")
+    @Test("a row holds nothing to retain or destroy, in 48 bytes")
     func rowIsPlainData() {
         #expect(_isPOD(StoredOpRows.Row.self))
-        #expect(MemoryLayout<StoredOpRows.Row>.stride == 64)
+        #expect(MemoryLayout<StoredOpRows.Row>.stride == 48)
     }
 
     @Test("ops read back as they were appended, and as they were decoded")

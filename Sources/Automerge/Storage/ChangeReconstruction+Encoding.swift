@@ -1,0 +1,128 @@
+/// Step 4 of ``ChangeReconstruction``, its first half: each change's ops
+/// encoded as change op columns, and the actors they mention. None of it
+/// depends on the change hashes (only the headers do, through their
+/// dependencies), so a long history encodes its two halves on two cores;
+/// the headers and hashes then follow in row order.
+extension ChangeReconstruction {
+    /// The ops of a run of changes: for change `i` of the run, the other
+    /// actors it mentions (document indices, bytewise order) are
+    /// `actors[actorStart[i]..<actorStart[i + 1]]`, and its op columns, as a
+    /// change chunk lays them out (column layout, then the columns), are
+    /// `columns[columnStart[i]..<columnStart[i + 1]]`.
+    struct EncodedOps {
+        var actorStart = [0]
+        var actors: [Int] = []
+        var columnStart = [0]
+        var columns: [UInt8] = []
+
+        func actors(of change: Int) -> ArraySlice<Int> { actors[actorStart[change]..<actorStart[change + 1]] }
+        func columns(of change: Int) -> ArraySlice<UInt8> { columns[columnStart[change]..<columnStart[change + 1]] }
+    }
+
+    /// What encoding a change's ops reads, all of it fixed by steps 1 to 3.
+    struct OpEncoder {
+        let document: StoredDocument
+        let ops: UnsafeBufferPointer<StoredOpRows.Row>
+        let valueBytes: UnsafeBufferPointer<UInt8>
+        let deletes: [Delete]
+        /// Every op's predecessors, flat; op `slot`'s are `predecessorStart[slot]..<predecessorStart[slot + 1]`
+        /// (stored rows first, then deletes).
+        let predecessorIds: [StoredOpId]
+        let predecessorStart: [Int]
+        /// Each change's ops in counter order (row r as r, delete d as -1 - d), flat by `changeStart`.
+        let orderedRefs: [Int32]
+        let changeStart: [Int]
+
+        private func refs(of change: Int) -> LazyMapSequence<ArraySlice<Int32>, OpRef> {
+            orderedRefs[changeStart[change]..<changeStart[change + 1]].lazy.map { ref in
+                ref >= 0 ? .stored(Int(ref)) : .delete(Int(-1 - ref))
+            }
+        }
+
+        private func predecessorRange(of ref: OpRef) -> Range<Int> {
+            let slot: Int
+            switch ref {
+            case .stored(let row): slot = row
+            case .delete(let index): slot = ops.count + index
+            }
+            return predecessorStart[slot]..<predecessorStart[slot + 1]
+        }
+
+        /// Encodes the changes of `range` (one writer and one set of buffers
+        /// for all of them, see ``OpColumnWriter/finish(appendingTo:layout:)``).
+        func encode(_ range: Range<Int>) -> EncodedOps {
+            let actorCount = document.actors.count
+            var result = EncodedOps()
+            result.actorStart.reserveCapacity(range.count + 1)
+            result.columnStart.reserveCapacity(range.count + 1)
+            var writer = OpColumnWriter(kind: .change)
+            var data = [UInt8](), layout = [(spec: ColumnSpec, length: Int)]()
+            // The last change (index) that mentioned each actor.
+            var mentionedIn = [Int](repeating: -1, count: actorCount)
+            var mentioned = [Int]()
+            for index in range {
+                let author = document.changes[index].actor
+                mentioned.removeAll(keepingCapacity: true)
+                func note(_ id: StoredOpId?) {
+                    guard let id, id.actor != author, mentionedIn[id.actor] != index else { return }
+                    mentionedIn[id.actor] = index
+                    mentioned.append(id.actor)
+                }
+                // With one actor in the document there is nobody else to mention.
+                for ref in refs(of: index) where actorCount > 1 {
+                    switch ref {
+                    case .stored(let row):
+                        note(ops[row].object)
+                        if !ops[row].isMapKey { note(ops[row].element) }
+                    case .delete(let d):
+                        note(deletes[d].object)
+                        if case .element(let e) = deletes[d].key { note(e) }
+                    }
+                    for member in predecessorRange(of: ref) { note(predecessorIds[member]) }
+                }
+                let actors = document.actors
+                if mentioned.count > 1 { mentioned.sort { actors[$0].bytes.lexicographicallyPrecedes(actors[$1].bytes) } }
+                var byDocumentIndex = mentioned.enumerated().map { (document: $0.element, change: $0.offset + 1) }
+                if byDocumentIndex.count > 1 { byDocumentIndex.sort { $0.document < $1.document } }
+                append(ops: refs(of: index), to: &writer, actors: ChangeActors(author: author, others: byDocumentIndex))
+
+                data.removeAll(keepingCapacity: true)
+                layout.removeAll(keepingCapacity: true)
+                writer.finish(appendingTo: &data, layout: &layout)
+                ColumnLayout.write(layout, to: &result.columns)
+                result.columns.append(contentsOf: data)
+                result.columnStart.append(result.columns.count)
+                result.actors.append(contentsOf: mentioned)
+                result.actorStart.append(result.actors.count)
+            }
+            return result
+        }
+
+        /// Appends a change's ops, each followed by its predecessors one by
+        /// one (an array slice and a lazy map per row retained and released
+        /// the id list and the actor map).
+        private func append(ops refs: LazyMapSequence<ArraySlice<Int32>, OpRef>, to writer: inout OpColumnWriter,
+                            actors map: ChangeActors) {
+            predecessorIds.withUnsafeBufferPointer { predecessorIds in
+                for ref in refs {
+                    let predecessors = predecessorRange(of: ref)
+                    switch ref {
+                    case .stored(let row):
+                        let op = ops[row]
+                        writer.append(
+                            object: op.object.map(map.callAsFunction), key: map.key(of: op, in: document.ops),
+                            insert: op.insert, action: UInt64(op.action),
+                            rawValue: (op.valueType, UnsafeBufferPointer(rebasing: valueBytes[op.valueRange])),
+                            id: nil, groupCount: predecessors.count, expand: op.expand,
+                            markName: op.markName == 0 ? nil : document.ops.markName(of: op))
+                    case .delete(let d):
+                        writer.append(
+                            object: deletes[d].object.map(map.callAsFunction), key: map.key(deletes[d].key), insert: false,
+                            action: 3, value: .null, id: nil, groupCount: predecessors.count, expand: false, markName: nil)
+                    }
+                    for member in predecessors { writer.appendGroupMember(map(predecessorIds[member])) }
+                }
+            }
+        }
+    }
+}
