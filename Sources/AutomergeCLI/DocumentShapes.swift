@@ -47,7 +47,7 @@ enum DocumentShape: String, CaseIterable {
     /// The generated file, made once per generator version and kept in the
     /// temporary directory (the large shapes take seconds to make).
     func file() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("automerge-shapes-v1")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("automerge-shapes-v2")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("\(rawValue).automerge")
         if !FileManager.default.fileExists(atPath: file.path) {
@@ -193,13 +193,13 @@ enum DocumentShape: String, CaseIterable {
         let end = length + UInt64(characters)
         while length < end {
             let word = words.randomElement(using: &random)! + " "
-            let jump = Int.random(in: 0..<20, using: &random) == 0 && length > 0
+            let jump = Int.random(in: 0..<100, using: &random) == 0 && length > 0
             let at = jump ? UInt64.random(in: 0..<length, using: &random) : length
             for character in word {
                 try document.spliceText(obj: text, start: at + document.length(obj: text) - length, delete: 0, value: String(character))
             }
             length = document.length(obj: text)
-            if Int.random(in: 0..<10, using: &random) == 0 {
+            if Int.random(in: 0..<30, using: &random) == 0 {
                 try document.spliceText(obj: text, start: length - 2, delete: 2, value: "")
                 length -= 2
             }

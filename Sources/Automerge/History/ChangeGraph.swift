@@ -38,14 +38,16 @@ struct ChangeGraph: Sendable {
     }
 
     /// Adds a change whose dependencies are all present.
-    mutating func add(_ record: ChangeRecord) {
+    /// (Consumed, so that it moves into the history rather than being
+    /// copied, its five arrays and strings retained and released.)
+    mutating func add(_ record: consuming ChangeRecord) {
         assert(record.dependencies.allSatisfy { indexOf[$0] != nil }, "dependencies must be applied first")
         indexOf[record.hash] = records.count
         if Int(record.actor) >= byActor.count { byActor += repeatElement([], count: Int(record.actor) - byActor.count + 1) }
         byActor[Int(record.actor)].append(records.count)
-        records.append(record)
         for dependency in record.dependencies { heads.remove(dependency) }
         heads.insert(record.hash)
+        records.append(record)
     }
 
     /// Record indices of every change reachable from `hashes` (inclusive).
