@@ -58,16 +58,18 @@ enum StorageBridge {
             // Room for the changes of the chunks after it too (mostly one a
             // chunk): growing the history for them copied all of it.
             state.history.reserveCapacity(changes.count + decoded.chunks.count - 1)
+            // The history starts with the document's changes, so a change's
+            // row is its record index, and its dependencies' rows (each
+            // below its own) are theirs.
+            assert(state.history.count == 0, "a loaded document's history starts empty")
             for change in changes {
                 let header = change.header
-                let dependencyIndices = header.dependencies.compactMap(state.history.index(of:))
                 guard let author = header.actors.first.flatMap(state.ops.actors.index(of:)),
-                      dependencyIndices.count == header.dependencies.count,
                       header.sequence == state.history.lastSequence(of: author) + 1 else {
                     throw .invalidChange("document change \(change.hash) is out of order")
                 }
                 state.addToHistory(header, maxOp: change.maxOp, hash: change.hash, bytes: change.encoded.bytes, actor: author,
-                                   dependencyIndices: dependencyIndices)
+                                   dependencyIndices: change.dependencyRows)
             }
             chunks = chunks.dropFirst()
         }

@@ -25,6 +25,9 @@
 /// the rare caller that needs them as values.
 struct ReconstructedChange: Sendable {
     let header: ChangeHeader
+    /// The change rows of the header's dependencies, in the same order
+    /// (each below this change's row).
+    let dependencyRows: [Int]
     /// The counter of the change's last op (startOp - 1 when it has none).
     let maxOp: UInt64
     let encoded: EncodedChange
@@ -284,7 +287,7 @@ enum ChangeReconstruction {
                 sequence: meta.sequence, startOp: startOps[index], time: meta.time,
                 message: meta.message?.isEmpty == false ? meta.message : nil, extraBytes: meta.extraBytes)
             result.append(ReconstructedChange(
-                header: header, maxOp: meta.maxOp,
+                header: header, dependencyRows: meta.dependencies, maxOp: meta.maxOp,
                 encoded: ChangeChunk.encode(header, opColumns: encoded.columns(of: local), contents: &contents)))
         }
 

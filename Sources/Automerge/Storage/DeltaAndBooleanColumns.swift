@@ -129,7 +129,7 @@ struct BooleanEncoder {
 
     /// Empties the encoder, keeping its memory (see ``RLEEncoder/reset()``).
     mutating func reset() {
-        output.removeAll(keepingCapacity: true)
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
         current = false
         count = 0
         sawTrue = false

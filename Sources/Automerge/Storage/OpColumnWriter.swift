@@ -201,7 +201,8 @@ struct OpColumnWriter {
         keyActor.reset(); keyCounter.reset(); keyString.reset()
         idActor.reset(); idCounter.reset()
         insert.reset(); action.reset()
-        valueMeta.reset(); valueRaw.removeAll(keepingCapacity: true)
+        valueMeta.reset()
+        if !valueRaw.isEmpty { valueRaw.removeAll(keepingCapacity: true) }
         groupCount.reset(); groupActor.reset(); groupCounter.reset()
         expand.reset(); markName.reset()
     }

@@ -311,8 +311,10 @@ struct RLEEncoder<V: RLEValue> {
     /// (call it once the bytes ``finish()`` returned are no longer held, or
     /// the buffer is copied instead).
     mutating func reset() {
-        output.removeAll(keepingCapacity: true)
-        literalBytes.removeAll(keepingCapacity: true)
+        // Skipped when empty: removeAll's general path costs even then, and
+        // a change's writer resets some thirty buffers, most of them empty.
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
+        if !literalBytes.isEmpty { literalBytes.removeAll(keepingCapacity: true) }
         mode = .empty
         nullCount = 0
         runCount = 0
