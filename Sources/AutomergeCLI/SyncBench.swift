@@ -19,6 +19,7 @@ struct SyncBench: ParsableCommand {
 
     @Option(help: "Runs per workload.") var runs = 5
     @Option(help: "A Rust 0.11 sync benchmark program (see above).") var rust: String?
+    @Option(help: "Run only the workloads whose name contains this (to profile one).") var only: String?
 
     /// A workload: the documents of both peers, and whether they resume from shared heads.
     struct Workload {
@@ -38,7 +39,7 @@ struct SyncBench: ParsableCommand {
 
     func run() throws {
         print("sync benchmarks (release build expected; median of \(runs) runs; a = peer with the changes, b = the other)\n")
-        for workload in try workloads() {
+        for workload in try workloads() where only.map(workload.name.contains) ?? true {
             let ours = try measureOurs(workload)
             print(String(format: "%-46@ %9.2f ms   %d + %d messages   %d + %d bytes", "sync: \(workload.name)" as NSString,
                          ours.milliseconds, ours.messages.0, ours.messages.1, ours.bytes.0, ours.bytes.1))

@@ -55,8 +55,7 @@ enum StorageBridge {
         if case .document(_, let changes)? = chunks.first, let built = decoded.built {
             startsWithDocument = true
             do { state.ops = try built.get() } catch { throw .load(.inChunk(0, error)) }
-            // Room for the changes of the chunks after it too (mostly one a
-            // chunk): growing the history for them copied all of it.
+            // Room for the changes of the chunks after it too (mostly one a chunk).
             state.history.reserveCapacity(changes.count + decoded.chunks.count - 1)
             // The history starts with the document's changes, so a change's
             // row is its record index, and its dependencies' rows (each
