@@ -14,9 +14,10 @@ struct SuiteBench: ParsableCommand {
     @Option(help: "Runs per measurement.") var runs = 5
     @Option(help: "Items for the append/put benchmarks.") var items = 1_000_000
     @Option(help: "Run only the append/put benchmarks whose label contains this (to profile one).") var only: String?
+    @Option(help: "Rust 0.11's dump program, for the loads group's budgets (see `bench loads --help`).") var rust: String?
 
     /// The groups of the suite, in the order they run.
-    static let groups = ["paper", "docs", "append", "merge", "changes"]
+    static let groups = ["paper", "docs", "append", "merge", "changes", "loads"]
 
     @Argument(help: "Groups to run (\(SuiteBench.groups.joined(separator: ", "))); all when none is named.")
     var names: [String] = []
@@ -105,6 +106,10 @@ struct SuiteBench: ParsableCommand {
 
         if wanted("merge") { try mergeBenchmark() }
         if wanted("changes") { try changesBenchmark() }
+        if wanted("loads") {
+            print("")
+            try LoadsBench.parse(["--runs", "\(runs)"] + (rust.map { ["--rust", $0] } ?? [])).run()
+        }
         print(String(format: "\npeak resident memory: %.1f MB", peakMegabytes()))
     }
 
