@@ -187,16 +187,6 @@ enum ChangeReconstruction {
             }
         }
         resolved = []
-        /// Where `ref`'s predecessors are in `predecessorIds`.
-        func predecessorRange(of ref: OpRef) -> Range<Int> {
-            let slot: Int
-            switch ref {
-            case .stored(let row): slot = row
-            case .delete(let index): slot = ops.count + index
-            }
-            return predecessorStart[slot]..<predecessorStart[slot + 1]
-        }
-        func predecessors(of ref: OpRef) -> ArraySlice<StoredOpId> { predecessorIds[predecessorRange(of: ref)] }
 
         // 3: assign every op to its change.
         // Read per op: copying a change's metadata out of `document.changes` retains its arrays.
