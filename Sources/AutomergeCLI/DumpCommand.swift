@@ -15,7 +15,7 @@ struct DumpCommand: ParsableCommand {
         do {
             document = try Document(bytes)
         } catch {
-            FileHandle.standardOutput.write(Data(CanonicalDump.dump(bytes: bytes).json.bytes + [UInt8(ascii: "\n")]))
+            FileHandle.standardOutput.write(Data(CanonicalDump.failure(error).bytes + [UInt8(ascii: "\n")]))
             throw ExitCode(1)
         }
         FileHandle.standardOutput.write(Data(CanonicalDump.serialized(document) + [UInt8(ascii: "\n")]))

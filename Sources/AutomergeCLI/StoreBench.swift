@@ -170,7 +170,6 @@ func padded(_ text: String, _ width: Int) -> String {
 /// The id of the `index`th document: ids sort in creation order.
 func documentId(_ index: Int) -> String { String(format: "doc-%06d", index) }
 
-
 /// A set of `count` documents made by one batch create, shared by the get,
 /// update and page work items: opened for each, closed between them, its
 /// disk bytes taken while closed.

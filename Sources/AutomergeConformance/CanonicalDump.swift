@@ -20,8 +20,13 @@ public enum CanonicalDump {
         do {
             return (dump(try Document(bytes)), true)
         } catch {
-            return (.object(["error": .string(String(describing: error))]), false)
+            return (failure(error), false)
         }
+    }
+
+    /// The dump of a file that does not load: `{"error": message}`.
+    public static func failure(_ error: any Error) -> JSONValue {
+        .object(["error": .string(String(describing: error))])
     }
 
     static func value(_ value: SnapshotValue) -> JSONValue {

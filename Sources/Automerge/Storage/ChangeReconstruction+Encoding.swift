@@ -51,7 +51,7 @@ extension ChangeReconstruction {
         /// Encodes the changes of `range` (one writer and one set of buffers
         /// for all of them, see ``OpColumnWriter/finish(appendingTo:layout:)``).
         func encode(_ range: Range<Int>) -> EncodedOps {
-            let actorCount = document.actors.count
+            let actors = document.actors, actorCount = actors.count
             var result = EncodedOps()
             result.actorStart.reserveCapacity(range.count + 1)
             result.columnStart.reserveCapacity(range.count + 1)
@@ -80,7 +80,6 @@ extension ChangeReconstruction {
                     }
                     for member in predecessorRange(of: ref) { note(predecessorIds[member]) }
                 }
-                let actors = document.actors
                 if mentioned.count > 1 { mentioned.sort { actors[$0].bytes.lexicographicallyPrecedes(actors[$1].bytes) } }
                 var byDocumentIndex = mentioned.enumerated().map { (document: $0.element, change: $0.offset + 1) }
                 if byDocumentIndex.count > 1 { byDocumentIndex.sort { $0.document < $1.document } }

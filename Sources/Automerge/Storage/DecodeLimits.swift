@@ -22,7 +22,7 @@ struct DecodeLimits: Sendable {
     /// without rows of its own, so a 1 KB compressed change of a padded
     /// message and RLE runs could claim 2^28 rows, each a 48-byte decoded
     /// row and later an op (tens of GB). At this cap a document's decoded
-    /// rows take at most 2 GB (a change chunk's, turned into 168-byte
+    /// rows take at most 1.6 GB (a change chunk's, turned into 168-byte
     /// ``StoredOp`` values, up to 5.6 GB more); larger chunks are refused
     /// with ``LoadError/tooManyRows(column:limit:)``.
     var maxRows: Int = 1 << 25

@@ -167,31 +167,11 @@ struct OpColumnWriter {
     /// document's changes encodes one small change after another, and a
     /// fresh writer for each (some 30 buffers) was a tenth of such a load.
     mutating func finish(appendingTo data: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]) {
-        assert(pendingGroupMembers == 0, "the last row's group is incomplete")
-        func emit(_ spec: ColumnSpec, _ bytes: [UInt8]) {
+        finishColumns { spec, bytes in
             guard !bytes.isEmpty else { return }
             data.append(contentsOf: bytes)
             layout.append((spec, bytes.count))
         }
-        let isChange = kind == .change
-        emit(.objActor, objActor.finish())
-        emit(.objCounter, objCounter.finish())
-        emit(.keyActor, keyActor.finish())
-        emit(.keyCounter, keyCounter.finish())
-        emit(.keyString, keyString.finish())
-        if !isChange {
-            emit(.idActor, idActor.finish())
-            emit(.idCounter, idCounter.finish())
-        }
-        emit(.insert, insert.finish())
-        emit(.action, action.finish())
-        emit(.valueMeta, valueMeta.finish())
-        emit(.value, valueRaw)
-        emit(isChange ? .predGroup : .succGroup, groupCount.finish())
-        emit(isChange ? .predActor : .succActor, groupActor.finish())
-        emit(isChange ? .predCounter : .succCounter, groupCounter.finish())
-        emit(.expand, expand.finish(omitIfAllFalse: true))
-        emit(.markName, markName.finish())
         assert(zip(layout, layout.dropFirst()).allSatisfy { $0.spec < $1.spec }, "columns out of spec order")
         reset()
     }
@@ -207,28 +187,36 @@ struct OpColumnWriter {
         expand.reset(); markName.reset()
     }
 
-    /// The encoded columns, in spec order within each
-    /// section (some possibly empty, i.e. omitted).
+    /// The encoded columns, in spec order (some possibly empty, i.e. omitted).
     mutating func finish() -> [(ColumnSpec, [UInt8])] {
-        assert(pendingGroupMembers == 0, "the last row's group is incomplete")
-        var columns: [(ColumnSpec, [UInt8])] = [
-            (.objActor, objActor.finish()), (.objCounter, objCounter.finish()),
-            (.keyActor, keyActor.finish()), (.keyCounter, keyCounter.finish()), (.keyString, keyString.finish()),
-            (.insert, insert.finish()),
-            (.action, action.finish()),
-            (.valueMeta, valueMeta.finish()), (.value, valueRaw),
-            (.expand, expand.finish(omitIfAllFalse: true)),
-            (.markName, markName.finish()),
-        ]
-        switch kind {
-        case .change:
-            columns += [(.predGroup, groupCount.finish()), (.predActor, groupActor.finish()),
-                        (.predCounter, groupCounter.finish())]
-        case .document:
-            columns += [(.idActor, idActor.finish()), (.idCounter, idCounter.finish()),
-                        (.succGroup, groupCount.finish()), (.succActor, groupActor.finish()),
-                        (.succCounter, groupCounter.finish())]
-        }
+        var columns: [(ColumnSpec, [UInt8])] = []
+        finishColumns { columns.append(($0, $1)) }
         return columns
+    }
+
+    /// Finishes every column of this writer's kind and hands each to
+    /// `body`, in spec order: the one list of which columns a chunk of
+    /// each kind has.
+    private mutating func finishColumns(_ body: (ColumnSpec, [UInt8]) -> Void) {
+        assert(pendingGroupMembers == 0, "the last row's group is incomplete")
+        let isChange = kind == .change
+        body(.objActor, objActor.finish())
+        body(.objCounter, objCounter.finish())
+        body(.keyActor, keyActor.finish())
+        body(.keyCounter, keyCounter.finish())
+        body(.keyString, keyString.finish())
+        if !isChange {
+            body(.idActor, idActor.finish())
+            body(.idCounter, idCounter.finish())
+        }
+        body(.insert, insert.finish())
+        body(.action, action.finish())
+        body(.valueMeta, valueMeta.finish())
+        body(.value, valueRaw)
+        body(isChange ? .predGroup : .succGroup, groupCount.finish())
+        body(isChange ? .predActor : .succActor, groupActor.finish())
+        body(isChange ? .predCounter : .succCounter, groupCounter.finish())
+        body(.expand, expand.finish(omitIfAllFalse: true))
+        body(.markName, markName.finish())
     }
 }

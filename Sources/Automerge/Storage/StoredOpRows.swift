@@ -122,9 +122,9 @@ struct StoredOpRows: Sendable {
 
     /// Whether the counters of a row fit in 32 bits, as ``Row`` keeps them.
     static func countersFit(object: StoredOpId?, key: StoredKey, id: StoredOpId?) -> Bool {
-        var counters = [object?.counter ?? 0, id?.counter ?? 0]
-        if case .element(let element?) = key { counters.append(element.counter) }
-        return counters.allSatisfy { $0 <= UInt64(UInt32.max) }
+        let limit = UInt64(UInt32.max)
+        if case .element(let element?) = key, element.counter > limit { return false }
+        return (object?.counter ?? 0) <= limit && (id?.counter ?? 0) <= limit
     }
 
     /// Appends one group id of the row about to be appended.

@@ -37,13 +37,15 @@ public struct IndexDefinition: Equatable, Sendable {
         case .text:
             // FTS5 finds rows by rowid only: `_ids` gives each document a
             // stable one (an INTEGER PRIMARY KEY survives VACUUM).
-            let columns = fields.indices.map { "f\($0)" }.joined(separator: ", ")
             try db.execute(sql: """
-                CREATE VIRTUAL TABLE \(table) USING fts5(\(columns));
+                CREATE VIRTUAL TABLE \(table) USING fts5(\(textColumns));
                 CREATE TABLE \(table)_ids (rowid INTEGER PRIMARY KEY, docId TEXT NOT NULL UNIQUE);
                 """)
         }
     }
+
+    /// A text index's columns, one per field: f0, f1, ...
+    private var textColumns: String { fields.indices.map { "f\($0)" }.joined(separator: ", ") }
 
     /// Drops its tables.
     func drop(_ db: GRDB.Database) throws {
@@ -81,7 +83,7 @@ public struct IndexDefinition: Equatable, Sendable {
                 id = db.lastInsertedRowID
             }
             let placeholders = Array(repeating: "?", count: fields.count).joined(separator: ", ")
-            try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, \(fields.indices.map { "f\($0)" }.joined(separator: ", "))) VALUES (?, \(placeholders))")
+            try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, \(textColumns)) VALUES (?, \(placeholders))")
                 .execute(arguments: StatementArguments([id!.databaseValue] + texts.map(\.databaseValue)))
         }
     }
