@@ -15,9 +15,10 @@ struct SuiteBench: ParsableCommand {
     @Option(help: "Items for the append/put benchmarks.") var items = 1_000_000
     @Option(help: "Run only the append/put benchmarks whose label contains this (to profile one).") var only: String?
     @Option(help: "Rust 0.11's dump program, for the loads group's budgets (see `bench loads --help`).") var rust: String?
+    @Option(help: "Rust 0.11's scale program, for the scale group's budgets (see `bench scale --help`).") var rustScale: String?
 
     /// The groups of the suite, in the order they run.
-    static let groups = ["paper", "docs", "append", "merge", "changes", "loads"]
+    static let groups = ["paper", "docs", "append", "merge", "changes", "loads", "scale"]
 
     @Argument(help: "Groups to run (\(SuiteBench.groups.joined(separator: ", "))); all when none is named.")
     var names: [String] = []
@@ -109,6 +110,10 @@ struct SuiteBench: ParsableCommand {
         if wanted("loads") {
             print("")
             try LoadsBench.parse(["--runs", "\(runs)"] + (rust.map { ["--rust", $0] } ?? [])).run()
+        }
+        if wanted("scale") {
+            print("")
+            try ScaleBench.parse(["--runs", "\(runs)"] + (rustScale.map { ["--rust", $0] } ?? [])).run()
         }
         print(String(format: "\npeak resident memory: %.1f MB", peakMegabytes()))
     }
