@@ -52,8 +52,7 @@ struct ScaleBench: ParsableCommand {
                 reference = try Timings(parsing: Self.shell(rust, arguments))
                 var line = reference!.describe("Rust 0.11", per: workload.unit)
                 let ratio = ours.median / reference!.median
-                line += String(format: "   ours %.2fx Rust (budget %.1fx): %@", ratio, Self.budget,
-                               verdict(ratio, budget: Self.budget) as NSString)
+                line += "   ours \(Self.ratio(ratio)) Rust (budget \(Self.budget)x): \(verdict(ratio, budget: Self.budget))"
                 print(line)
             }
             rows.append((workload, ours, reference))
@@ -72,10 +71,15 @@ struct ScaleBench: ParsableCommand {
                 continue
             }
             let ratio = ours.median / reference.median
-            print(String(format: "| %@ | %@ | %.1f ms | %.2fx | ≤ %.1fx | %@ |", workload.rawValue as NSString, mine as NSString,
-                         reference.median, ratio, Self.budget, verdict(ratio, budget: Self.budget) as NSString))
+            print(String(format: "| %@ | %@ | %.1f ms | %@ | ≤ %.1fx | %@ |", workload.rawValue as NSString, mine as NSString,
+                         reference.median, Self.ratio(ratio) as NSString, Self.budget, verdict(ratio, budget: Self.budget) as NSString))
         }
         if rust == nil { print("\n(no --rust program given: Rust's figures and the budgets are not shown)") }
+    }
+
+    /// A ratio with two significant digits at least ("0.71x", "0.0047x").
+    static func ratio(_ value: Double) -> String {
+        value >= 0.1 ? String(format: "%.2fx", value) : String(format: "%.2gx", value)
     }
 
     /// Runs `command` (a shell command line) with `arguments` appended and
@@ -164,7 +168,7 @@ enum ScaleWorkload: String, CaseIterable, ExpressibleByArgument {
         case .applyOne: return "10,000 change chunks of 3 actors applied one call each to a loaded base (Rust: load_incremental each)"
         case .applyBatch: return "the same 10,000 change chunks applied in one call (Rust: load_incremental of the concatenation)"
         case .merge: return "merge a 100,000-op fork into a fork of its 100,000-op sibling (fork timed too)"
-        case .fork: return "fork a 1M-op document and commit one put on the fork"
+        case .fork: return "fork a 1M-op document and commit one put on the fork (ours copies on write what the put touches; Rust clones all)"
         case .forkAt: return "forkAt the middle change of a 1M-op document and commit one put on the fork"
         case .history: return "getHistory() of 262k changes (Rust: get_changes_meta(&[]) mapped to hashes)"
         case .changes: return "every change's bytes of 262k changes (encodeChangesSince([]); Rust: get_changes(&[]) + raw_bytes)"
@@ -180,7 +184,7 @@ enum ScaleWorkload: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .applyOne, .applyBatch: return Unit(count: Double(ScaleWorkloads.applyChanges), name: "change")
         case .merge: return Unit(count: Double(ScaleWorkloads.mergeOps), name: "op merged")
-        case .fork: return Unit(count: Double(ScaleWorkloads.forkOps), name: "op")
+        case .fork: return Unit(count: 1, name: "fork")
         case .forkAt: return Unit(count: Double(ScaleWorkloads.forkOps / 2), name: "op kept")
         case .history, .changes, .saveHistory: return Unit(count: Self.historyChanges, name: "change")
         case .concurrent2: return Unit(count: 1, name: "merge")
