@@ -141,14 +141,12 @@ struct DocumentState: Sendable {
         addToHistory(change.header, maxOp: change.maxOp, hash: hash, bytes: bytes, actor: actor)
     }
 
-    /// Records a change whose dependencies are in the history; give their
-    /// record indices as `dependencyIndices` when already looked up.
-    mutating func addToHistory(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32,
-                               dependencyIndices: [Int]? = nil) {
+    /// Records a change whose dependencies are in the history.
+    mutating func addToHistory(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
         history.add(ChangeRecord(
             hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
             time: change.time, message: change.message, dependencies: change.dependencies,
-            dependencyIndices: dependencyIndices ?? change.dependencies.compactMap { history.index(of: $0) },
+            dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },
             extraBytes: change.extraBytes, bytes: bytes))
     }
 }

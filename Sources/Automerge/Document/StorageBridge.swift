@@ -52,7 +52,7 @@ enum StorageBridge {
         } catch { throw .load(error) }
         var chunks = decoded.chunks[...]
         var startsWithDocument = false
-        if case .document(_, let changes)? = chunks.first, let built = decoded.built {
+        if case .document(let document, let changes)? = chunks.first, let built = decoded.built {
             startsWithDocument = true
             do { state.ops = try built.get() } catch { throw .load(.inChunk(0, error)) }
             // Room for the changes of the chunks after it too (mostly one a chunk).
@@ -61,14 +61,30 @@ enum StorageBridge {
             // row is its record index, and its dependencies' rows (each
             // below its own) are theirs.
             assert(state.history.count == 0, "a loaded document's history starts empty")
-            for change in changes {
-                let header = change.header
-                guard let author = header.actors.first.flatMap(state.ops.actors.index(of:)),
-                      header.sequence == state.history.lastSequence(of: author) + 1 else {
-                    throw .invalidChange("document change \(change.hash) is out of order")
+            // Each document actor's op-set index, looked up once rather than per change.
+            let actorIndices = document.actors.map { state.ops.actors.index(of: $0) }
+            var authors = [UInt32]()
+            authors.reserveCapacity(changes.count)
+            var lastSequence = [UInt64](repeating: 0, count: actorIndices.count)
+            try changes.withUnsafeBufferPointer { changes throws(AutomergeError) in
+                for row in changes.indices {
+                    let actor = document.changes[row].actor
+                    guard let author = actorIndices[actor], changes[row].header.sequence == lastSequence[actor] + 1 else {
+                        throw .invalidChange("document change \(changes[row].hash) is out of order")
+                    }
+                    lastSequence[actor] += 1
+                    authors.append(author)
                 }
-                state.addToHistory(header, maxOp: change.maxOp, hash: change.hash, bytes: change.encoded.bytes, actor: author,
-                                   dependencyIndices: change.dependencyRows)
+                state.history.addLoaded(
+                    count: changes.count, hash: { changes[$0].hash },
+                    heads: ChangeReconstruction.heads(of: changes, dependencyIndices: changes.lazy.map(\.dependencyRows))
+                ) { row in
+                    let change = changes[row], header = change.header
+                    return ChangeRecord(
+                        hash: change.hash, actor: authors[row], sequence: header.sequence, startOp: header.startOp,
+                        maxOp: change.maxOp, time: header.time, message: header.message, dependencies: header.dependencies,
+                        dependencyIndices: change.dependencyRows, extraBytes: header.extraBytes, bytes: change.encoded.bytes)
+                }
             }
             chunks = chunks.dropFirst()
         }

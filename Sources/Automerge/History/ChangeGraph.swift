@@ -45,12 +45,61 @@ struct ChangeGraph: Sendable {
     /// (Consumed, so that it moves into the history rather than being
     /// copied, its five arrays and strings retained and released.)
     mutating func add(_ record: consuming ChangeRecord) {
+        for dependency in record.dependencies { heads.remove(dependency) }
+        heads.insert(record.hash)
+        append(record)
+    }
+
+    /// Adds the changes of a document being loaded to an empty history:
+    /// `count` changes in order (each after its dependencies), change `i`
+    /// being `record(i)` with hash `hash(i)`, and the heads they make. A
+    /// long history builds its hash index on a second core while its
+    /// records go in, and takes its heads as given: kept change by change,
+    /// they cost two hash-set operations per change.
+    mutating func addLoaded(
+        count: Int, hash: (Int) -> ChangeHash, heads loadedHeads: some Sequence<ChangeHash>, record: (Int) -> ChangeRecord
+    ) {
+        precondition(records.isEmpty, "a loaded document's history starts empty")
+        var index = indexOf, added = records, actors = byActor
+        (indexOf, records, byActor) = ([:], [], [])
+        func fillIndex() { for position in 0..<count { index[hash(position)] = position } }
+        func fillRecords() {
+            for position in 0..<count {
+                let record = record(position)
+                let actor = Int(record.actor)
+                if actor >= actors.count { actors += repeatElement([], count: actor - actors.count + 1) }
+                actors[actor].append(position)
+                added.append(record)
+            }
+        }
+        if count >= Self.concurrentLoadThreshold {
+            _ = Concurrently.run(fillIndex, fillRecords)
+        } else {
+            fillIndex()
+            fillRecords()
+        }
+        (indexOf, records, byActor) = (index, added, actors)
+        heads = Set(loadedHeads)
+        assert(heads == Set(records.indices.filter { !dependedOn[$0] }.map { records[$0].hash }),
+               "the loaded heads are the changes no other change depends on")
+        assert(records.indices.allSatisfy { indexOf[records[$0].hash] == $0 }, "hash(i) is record(i)'s hash")
+    }
+
+    /// From how many changes a load builds its hash index on a second core.
+    static let concurrentLoadThreshold = 4096
+
+    /// For each record, whether another record depends on it (debug checks).
+    private var dependedOn: [Bool] {
+        var dependedOn = [Bool](repeating: false, count: records.count)
+        for record in records { for index in record.dependencyIndices { dependedOn[index] = true } }
+        return dependedOn
+    }
+
+    private mutating func append(_ record: consuming ChangeRecord) {
         assert(record.dependencies.allSatisfy { indexOf[$0] != nil }, "dependencies must be applied first")
         indexOf[record.hash] = records.count
         if Int(record.actor) >= byActor.count { byActor += repeatElement([], count: Int(record.actor) - byActor.count + 1) }
         byActor[Int(record.actor)].append(records.count)
-        for dependency in record.dependencies { heads.remove(dependency) }
-        heads.insert(record.hash)
         records.append(record)
     }
 

@@ -62,21 +62,45 @@ enum ChangeChunk {
     /// that a run of changes reuses it.
     static func encode(_ header: ChangeHeader, opColumns: ArraySlice<UInt8>, contents: inout [UInt8]) -> EncodedChange {
         contents.removeAll(keepingCapacity: true)
-        LEB128.appendUnsigned(UInt64(header.dependencies.count), to: &contents)
-        for dep in header.dependencies { dep.append(to: &contents) }
-        contents.appendLengthPrefixed(header.actors.first?.bytes ?? [])
-        LEB128.appendUnsigned(header.sequence, to: &contents)
-        LEB128.appendUnsigned(header.startOp, to: &contents)
-        LEB128.appendSigned(header.time, to: &contents)
-        contents.appendLengthPrefixed((header.message ?? "").utf8)
-        let others = header.actors.dropFirst()
-        LEB128.appendUnsigned(UInt64(others.count), to: &contents)
-        for actor in others { contents.appendLengthPrefixed(actor.bytes) }
-        contents.append(contentsOf: opColumns)
-        contents.append(contentsOf: header.extraBytes)
+        appendContentsAfterDependencies(
+            author: header.actors.first?.bytes ?? [], sequence: header.sequence, startOp: header.startOp, time: header.time,
+            message: header.message, otherActors: header.actors.dropFirst().lazy.map(\.bytes),
+            extraBytes: header.extraBytes, to: &contents) { $0.append(contentsOf: opColumns) }
+        return encode(dependencies: header.dependencies, contentsAfterDependencies: contents[...])
+    }
 
-        let (bytes, digest) = ChunkFraming.frame(type: .change, contents: contents)
-        return EncodedChange(bytes: bytes, hash: ChangeHash(bytes: digest))
+    /// Appends what a change chunk's contents hold after its dependencies:
+    /// the part that does not depend on other changes' hashes, which a
+    /// document's changes can therefore encode on any core, in any order.
+    /// `writeOpColumns` appends the op columns as a change lays them out
+    /// (layout, then the columns' bytes), in place.
+    static func appendContentsAfterDependencies(
+        author: [UInt8], sequence: UInt64, startOp: UInt64, time: Int64, message: String?,
+        otherActors: some Collection<[UInt8]>, extraBytes: [UInt8], to contents: inout [UInt8],
+        writeOpColumns: (inout [UInt8]) -> Void
+    ) {
+        contents.appendLengthPrefixed(author)
+        LEB128.appendUnsigned(sequence, to: &contents)
+        LEB128.appendUnsigned(startOp, to: &contents)
+        LEB128.appendSigned(time, to: &contents)
+        contents.appendLengthPrefixed((message ?? "").utf8)
+        LEB128.appendUnsigned(UInt64(otherActors.count), to: &contents)
+        for actor in otherActors { contents.appendLengthPrefixed(actor) }
+        writeOpColumns(&contents)
+        contents.append(contentsOf: extraBytes)
+    }
+
+    /// The change chunk of `dependencies` followed by the rest of its
+    /// contents (``appendContentsAfterDependencies(author:sequence:startOp:time:message:otherActors:extraBytes:to:writeOpColumns:)``),
+    /// written and hashed in one buffer.
+    static func encode(dependencies: [ChangeHash], contentsAfterDependencies rest: ArraySlice<UInt8>) -> EncodedChange {
+        let length = LEB128.unsignedSize(UInt64(dependencies.count)) + 32 * dependencies.count + rest.count
+        let (bytes, hash) = ChunkFraming.frameChange(contentsLength: length) { out in
+            LEB128.appendUnsigned(UInt64(dependencies.count), to: &out)
+            for dependency in dependencies { dependency.append(to: &out) }
+            out.append(contentsOf: rest)
+        }
+        return EncodedChange(bytes: bytes, hash: hash)
     }
 
     // MARK: Decoding

@@ -1,22 +1,26 @@
-/// Step 4 of ``ChangeReconstruction``, its first half: each change's ops
-/// encoded as change op columns, and the actors they mention. None of it
-/// depends on the change hashes (only the headers do, through their
-/// dependencies), so a long history encodes its two halves on two cores;
-/// the headers and hashes then follow in row order.
+/// Step 4 of ``ChangeReconstruction``, its first half: each change's
+/// contents but its dependencies (its ops encoded as change op columns,
+/// the actors they mention, its metadata). None of it depends on the change
+/// hashes (only the dependencies do), so a long history encodes its two
+/// halves on two cores; the dependencies and hashes then follow in row
+/// order.
 extension ChangeReconstruction {
-    /// The ops of a run of changes: for change `i` of the run, the other
-    /// actors it mentions (document indices, bytewise order) are
-    /// `actors[actorStart[i]..<actorStart[i + 1]]`, and its op columns, as a
-    /// change chunk lays them out (column layout, then the columns), are
-    /// `columns[columnStart[i]..<columnStart[i + 1]]`.
+    /// A run of changes encoded but for their dependencies: for change `i`
+    /// of the run, the other actors it mentions (document indices, bytewise
+    /// order) are `actors[actorStart[i]..<actorStart[i + 1]]`, and its
+    /// contents after the dependencies (see
+    /// ``ChangeChunk/appendContentsAfterDependencies(author:sequence:startOp:time:message:otherActors:extraBytes:to:writeOpColumns:)``)
+    /// are `contents[contentsStart[i]..<contentsStart[i + 1]]`.
     struct EncodedOps {
         var actorStart = [0]
         var actors: [Int] = []
-        var columnStart = [0]
-        var columns: [UInt8] = []
+        var contentsStart = [0]
+        var contents: [UInt8] = []
 
         func actors(of change: Int) -> ArraySlice<Int> { actors[actorStart[change]..<actorStart[change + 1]] }
-        func columns(of change: Int) -> ArraySlice<UInt8> { columns[columnStart[change]..<columnStart[change + 1]] }
+        func contentsAfterDependencies(of change: Int) -> ArraySlice<UInt8> {
+            contents[contentsStart[change]..<contentsStart[change + 1]]
+        }
     }
 
     /// What encoding a change's ops reads, all of it fixed by steps 1 to 3.
@@ -27,11 +31,12 @@ extension ChangeReconstruction {
         let deletes: [Delete]
         /// Every op's predecessors, flat; op `slot`'s are `predecessorStart[slot]..<predecessorStart[slot + 1]`
         /// (stored rows first, then deletes).
-        let predecessorIds: [StoredOpId]
-        let predecessorStart: [Int]
+        let predecessorIds: [OpId]
+        let predecessorStart: [UInt32]
         /// Each change's ops in counter order (row r as r, delete d as -1 - d), flat by `changeStart`.
         let orderedRefs: [Int32]
         let changeStart: [Int]
+        let startOps: [UInt64]
 
         private func refs(of change: Int) -> LazyMapSequence<ArraySlice<Int32>, OpRef> {
             orderedRefs[changeStart[change]..<changeStart[change + 1]].lazy.map { ref in
@@ -45,7 +50,7 @@ extension ChangeReconstruction {
             case .stored(let row): slot = row
             case .delete(let index): slot = ops.count + index
             }
-            return predecessorStart[slot]..<predecessorStart[slot + 1]
+            return Int(predecessorStart[slot])..<Int(predecessorStart[slot + 1])
         }
 
         /// Encodes the changes of `range` (one writer and one set of buffers
@@ -54,7 +59,7 @@ extension ChangeReconstruction {
             let actors = document.actors, actorCount = actors.count
             var result = EncodedOps()
             result.actorStart.reserveCapacity(range.count + 1)
-            result.columnStart.reserveCapacity(range.count + 1)
+            result.contentsStart.reserveCapacity(range.count + 1)
             var writer = OpColumnWriter(kind: .change)
             var data = [UInt8](), layout = [(spec: ColumnSpec, length: Int)]()
             // The last change (index) that mentioned each actor.
@@ -78,7 +83,7 @@ extension ChangeReconstruction {
                         note(deletes[d].object)
                         if case .element(let e) = deletes[d].key { note(e) }
                     }
-                    for member in predecessorRange(of: ref) { note(predecessorIds[member]) }
+                    for member in predecessorRange(of: ref) { note(StoredOpId(predecessorIds[member])) }
                 }
                 if mentioned.count > 1 { mentioned.sort { actors[$0].bytes.lexicographicallyPrecedes(actors[$1].bytes) } }
                 var byDocumentIndex = mentioned.enumerated().map { (document: $0.element, change: $0.offset + 1) }
@@ -88,9 +93,19 @@ extension ChangeReconstruction {
                 data.removeAll(keepingCapacity: true)
                 layout.removeAll(keepingCapacity: true)
                 writer.finish(appendingTo: &data, layout: &layout)
-                ColumnLayout.write(layout, to: &result.columns)
-                result.columns.append(contentsOf: data)
-                result.columnStart.append(result.columns.count)
+                document.changes.withUnsafeBufferPointer { metadata in
+                    let message = metadata[index].message
+                    ChangeChunk.appendContentsAfterDependencies(
+                        author: actors[author].bytes, sequence: metadata[index].sequence, startOp: startOps[index],
+                        time: metadata[index].time, message: message?.isEmpty == false ? message : nil,
+                        otherActors: mentioned.lazy.map { actors[$0].bytes }, extraBytes: metadata[index].extraBytes,
+                        to: &result.contents
+                    ) { contents in
+                        ColumnLayout.write(layout, to: &contents)
+                        contents.append(contentsOf: data)
+                    }
+                }
+                result.contentsStart.append(result.contents.count)
                 result.actors.append(contentsOf: mentioned)
                 result.actorStart.append(result.actors.count)
             }
@@ -119,7 +134,7 @@ extension ChangeReconstruction {
                             object: deletes[d].object.map(map.callAsFunction), key: map.key(deletes[d].key), insert: false,
                             action: 3, value: .null, id: nil, groupCount: predecessors.count, expand: false, markName: nil)
                     }
-                    for member in predecessors { writer.appendGroupMember(map(predecessorIds[member])) }
+                    for member in predecessors { writer.appendGroupMember(map(StoredOpId(predecessorIds[member]))) }
                 }
             }
         }

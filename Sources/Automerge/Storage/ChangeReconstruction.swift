@@ -114,6 +114,8 @@ enum ChangeReconstruction {
     ) throws(LoadError) -> [ReconstructedChange] {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
+        // Successor and predecessor positions are kept in 32 bits.
+        guard groupIds.count < Int(Int32.max) else { throw .tooManyRows(column: "successors", limit: Int(Int32.max) - 1) }
 
         // Ids of stored ops, laid out in runs where each actor's ids are dense.
         var ranges = OpIdRanges()
@@ -139,13 +141,14 @@ enum ChangeReconstruction {
         // where the ops are, within a budget of the successors that may be deletes.
         var deleteOfId = OpIdTable()
         deleteOfId.reserve(ranges, entries: groupIds.count)
-        var resolved = [Int]()
+        var resolved = [Int32]()
+        resolved.reserveCapacity(groupIds.count)
         var predecessorCount = [Int32](repeating: 0, count: ops.count)
         do {
             for row in ops.indices {
                 for successor in groupIds[ops[row].groupRange] {
-                    if let target = rowOfId[OpId(successor)].map(Int.init) {
-                        predecessorCount[target] += 1
+                    if let target = rowOfId[OpId(successor)] {
+                        predecessorCount[Int(target)] += 1
                         resolved.append(target)
                         continue
                     }
@@ -155,33 +158,38 @@ enum ChangeReconstruction {
                             throw .inconsistentDelete(row: row)
                         }
                         deletes[index].predecessorCount += 1
-                        resolved.append(-1 - index)
+                        resolved.append(Int32(-1 - index))
                     } else {
                         deleteOfId[OpId(successor)] = Int32(deletes.count)
-                        resolved.append(-1 - deletes.count)
+                        resolved.append(Int32(-1 - deletes.count))
                         deletes.append(Delete(id: successor, object: ops[row].object, key: key))
                     }
                 }
             }
         }
         statistics = statistics + rowOfId.statistics + deleteOfId.statistics
-        // Rows first, then deletes, in one flat list of predecessor ids.
-        var predecessorStart = [Int](repeating: 0, count: ops.count + deletes.count + 1)
-        for row in 0..<ops.count { predecessorStart[row + 1] = predecessorStart[row] + Int(predecessorCount[row]) }
+        // The id tables are done with: free them before the predecessor lists take their place.
+        rowOfId = OpIdTable()
+        deleteOfId = OpIdTable()
+        // Rows first, then deletes, in one flat list of predecessor ids
+        // (32-bit offsets and ids: a load's transient memory is per op).
+        var predecessorStart = [UInt32](repeating: 0, count: ops.count + deletes.count + 1)
+        for row in 0..<ops.count { predecessorStart[row + 1] = predecessorStart[row] + UInt32(predecessorCount[row]) }
+        predecessorCount = []
         for (index, delete) in deletes.enumerated() {
-            predecessorStart[ops.count + index + 1] = predecessorStart[ops.count + index] + delete.predecessorCount
+            predecessorStart[ops.count + index + 1] = predecessorStart[ops.count + index] + UInt32(delete.predecessorCount)
         }
-        var predecessorIds = [StoredOpId](repeating: StoredOpId(counter: 0, actor: 0), count: predecessorStart[ops.count + deletes.count])
+        var predecessorIds = [OpId](repeating: .root, count: Int(predecessorStart[ops.count + deletes.count]))
         do {
             var fill = predecessorStart
             var next = 0
             for row in ops.indices {
-                let id = id(row)
+                let id = OpId(counter: ops[row].idCounter, actor: ops[row].idActor)
                 for _ in 0..<ops[row].groupCount {
-                    let target = resolved[next]
+                    let target = Int(resolved[next])
                     next += 1
                     let slot = target >= 0 ? target : ops.count - 1 - target
-                    predecessorIds[fill[slot]] = id
+                    predecessorIds[Int(fill[slot])] = id
                     fill[slot] += 1
                 }
             }
@@ -189,34 +197,41 @@ enum ChangeReconstruction {
         resolved = []
 
         // 3: assign every op to its change.
-        // Read per op: copying a change's metadata out of `document.changes` retains its arrays.
-        let maxOps = document.changes.map(\.maxOp)
-        // Each actor's changes (in seq order), laid out flat: actor a's are
-        // changesByActor[actorStart[a]..<actorStart[a + 1]].
+        // Each actor's changes (in seq order) laid out flat, with their max
+        // ops beside them for the searches: actor a's are at
+        // actorStart[a]..<actorStart[a + 1]. Metadata is read in place (a
+        // copy retains its arrays).
         var actorStart = [Int](repeating: 0, count: actorCount + 1)
-        for (index, change) in document.changes.enumerated() {
-            guard change.actor >= 0 && change.actor < actorCount else {
-                throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: change.actor))
-            }
-            actorStart[change.actor + 1] += 1
-        }
-        for actor in 0..<actorCount { actorStart[actor + 1] += actorStart[actor] }
         var changesByActor = [Int](repeating: 0, count: document.changes.count)
-        do {
-            var fill = actorStart
-            for (index, change) in document.changes.enumerated() {
-                changesByActor[fill[change.actor]] = index
-                fill[change.actor] += 1
+        var maxOpsByActor = [UInt64](repeating: 0, count: document.changes.count)
+        let maxOps = try document.changes.withUnsafeBufferPointer { changes throws(LoadError) -> [UInt64] in
+            for index in changes.indices {
+                let actor = changes[index].actor
+                guard actor >= 0 && actor < actorCount else {
+                    throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: actor))
+                }
+                actorStart[actor + 1] += 1
             }
+            for actor in 0..<actorCount { actorStart[actor + 1] += actorStart[actor] }
+            var fill = actorStart
+            for index in changes.indices {
+                let actor = changes[index].actor
+                changesByActor[fill[actor]] = index
+                maxOpsByActor[fill[actor]] = changes[index].maxOp
+                fill[actor] += 1
+            }
+            return changes.map(\.maxOp)
         }
         func change(of id: StoredOpId) -> Int? {
             guard id.actor >= 0 && id.actor < actorCount else { return nil }
             // The first change (in seq order, maxOps non-decreasing) with maxOp >= counter.
             var low = actorStart[id.actor], high = actorStart[id.actor + 1]
             let end = high
-            while low < high {
-                let mid = (low + high) / 2
-                if maxOps[changesByActor[mid]] >= id.counter { high = mid } else { low = mid + 1 }
+            maxOpsByActor.withUnsafeBufferPointer { maxOps in
+                while low < high {
+                    let mid = (low + high) / 2
+                    if maxOps[mid] >= id.counter { high = mid } else { low = mid + 1 }
+                }
             }
             return low < end ? changesByActor[low] : nil
         }
@@ -259,7 +274,7 @@ enum ChangeReconstruction {
         // cores), then build, encode and hash each change in row order.
         let encoder = OpEncoder(
             document: document, ops: ops, valueBytes: valueBytes, deletes: deletes, predecessorIds: predecessorIds,
-            predecessorStart: predecessorStart, orderedRefs: orderedRefs, changeStart: changeStart)
+            predecessorStart: predecessorStart, orderedRefs: orderedRefs, changeStart: changeStart, startOps: startOps)
         let count = document.changes.count
         let middle = count >= Self.changesEncodedInParallel ? count / 2 : count
         let (firstHalf, secondHalf) = middle < count
@@ -267,18 +282,28 @@ enum ChangeReconstruction {
             : (encoder.encode(0..<count), EncodedOps())
         var result = [ReconstructedChange]()
         result.reserveCapacity(count)
-        var contents = [UInt8]()
-        for (index, meta) in document.changes.enumerated() {
-            let (encoded, local) = index < middle ? (firstHalf, index) : (secondHalf, index - middle)
-            var changeActors = [document.actors[meta.actor]]
-            for actor in encoded.actors(of: local) { changeActors.append(document.actors[actor]) }
-            let header = ChangeHeader(
-                dependencies: meta.dependencies.map { result[$0].hash }, actors: changeActors,
-                sequence: meta.sequence, startOp: startOps[index], time: meta.time,
-                message: meta.message?.isEmpty == false ? meta.message : nil, extraBytes: meta.extraBytes)
-            result.append(ReconstructedChange(
-                header: header, dependencyRows: meta.dependencies, maxOp: meta.maxOp,
-                encoded: ChangeChunk.encode(header, opColumns: encoded.columns(of: local), contents: &contents)))
+        // The hashes apart, for the dependencies: reading one out of a
+        // change in `result` copied the change, retaining all it holds.
+        var hashes = [ChangeHash]()
+        hashes.reserveCapacity(count)
+        document.changes.withUnsafeBufferPointer { metadata in
+            func rebuild(_ index: Int, from encoded: EncodedOps, at local: Int) {
+                var changeActors = [document.actors[metadata[index].actor]]
+                for actor in encoded.actors(of: local) { changeActors.append(document.actors[actor]) }
+                let message = metadata[index].message
+                let header = ChangeHeader(
+                    dependencies: metadata[index].dependencies.map { hashes[$0] }, actors: changeActors,
+                    sequence: metadata[index].sequence, startOp: startOps[index], time: metadata[index].time,
+                    message: message?.isEmpty == false ? message : nil, extraBytes: metadata[index].extraBytes)
+                let change = ReconstructedChange(
+                    header: header, dependencyRows: metadata[index].dependencies, maxOp: metadata[index].maxOp,
+                    encoded: ChangeChunk.encode(dependencies: header.dependencies,
+                                                contentsAfterDependencies: encoded.contentsAfterDependencies(of: local)))
+                hashes.append(change.hash)
+                result.append(change)
+            }
+            for index in 0..<middle { rebuild(index, from: firstHalf, at: index) }
+            for index in middle..<count { rebuild(index, from: secondHalf, at: index - middle) }
         }
 
         if verifyHeads {
@@ -294,7 +319,9 @@ enum ChangeReconstruction {
     /// earlier changes: found by marking, without hashing every change. (A
     /// change listed twice would count as two here; such a document fails
     /// its load anyway, on the repeated sequence number.)
-    static func heads(of changes: [ReconstructedChange], dependencyIndices: some Sequence<[Int]>) -> [ChangeHash] {
+    static func heads<Changes: RandomAccessCollection<ReconstructedChange>>(
+        of changes: Changes, dependencyIndices: some Sequence<[Int]>
+    ) -> [ChangeHash] where Changes.Index == Int {
         var dependedOn = [Bool](repeating: false, count: changes.count)
         for dependencies in dependencyIndices {
             for index in dependencies { dependedOn[index] = true }

@@ -70,6 +70,32 @@ enum ChunkFraming {
         return (frame(type: type, checksum: digest[0..<4], contents: contents), digest)
     }
 
+    /// A complete change chunk of `contentsLength` bytes of contents, which
+    /// `writeContents` appends, and its hash. The hash covers the frame's
+    /// tail (type, length, contents), so that tail is hashed where it lies
+    /// in the frame: no copy of the contents, no digest array.
+    static func frameChange(
+        contentsLength: Int, writeContents: (inout [UInt8]) -> Void
+    ) -> (bytes: [UInt8], hash: ChangeHash) {
+        var out = [UInt8]()
+        out.reserveCapacity(contentsLength + 19)
+        out.append(contentsOf: magic)
+        out.append(contentsOf: [0, 0, 0, 0])
+        out.append(ChunkType.change.rawValue)
+        LEB128.appendUnsigned(UInt64(contentsLength), to: &out)
+        let contentsStart = out.count
+        writeContents(&out)
+        precondition(out.count - contentsStart == contentsLength, "a change chunk's contents have the length it declares")
+        var hasher = SHA256()
+        out.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        let digest = hasher.finalize()
+        let hash = digest.withUnsafeBytes { ChangeHash(bytes: $0) }
+        digest.withUnsafeBytes { digest in
+            for index in 0..<4 { out[4 + index] = digest[index] }
+        }
+        return (out, hash)
+    }
+
     /// A complete chunk with a given checksum (for compressed changes, whose
     /// checksum is the uncompressed chunk's).
     static func frame(type: ChunkType, checksum: ArraySlice<UInt8>, contents: [UInt8]) -> [UInt8] {

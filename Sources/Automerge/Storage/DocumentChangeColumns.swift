@@ -135,23 +135,23 @@ enum DocumentChangeColumns {
     /// numbered 1, 2, 3... in row order, and a change's maxOp is at least
     /// that of the actor's previous change and of each of its dependencies.
     static func validateGraph(_ rows: [StoredChangeMetadata], actorCount: Int) throws(LoadError) {
-        var lastSeq = [UInt64](repeating: 0, count: actorCount)
-        var lastMaxOp = [UInt64](repeating: 0, count: actorCount)
-        for (index, row) in rows.enumerated() {
-            guard row.actor >= 0 && row.actor < actorCount else {
-                throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: row.actor))
-            }
-            for dep in row.dependencies where dep < 0 || dep >= index {
-                throw .dependencyOutOfRange(row: index, index: UInt64(clamping: dep))
-            }
-            guard row.sequence < UInt64.max && row.sequence == lastSeq[row.actor] + 1 else {
-                throw .changesOutOfOrder(row: index)
-            }
-            lastSeq[row.actor] = row.sequence
-            guard row.maxOp >= lastMaxOp[row.actor] else { throw .incorrectMaxOp(row: index) }
-            lastMaxOp[row.actor] = row.maxOp
-            for dep in row.dependencies where rows[dep].maxOp > row.maxOp {
-                throw .incorrectMaxOp(row: index)
+        // Rows are read in place: a copy of each retained its arrays and strings.
+        try rows.withUnsafeBufferPointer { rows throws(LoadError) in
+            var lastSeq = [UInt64](repeating: 0, count: actorCount)
+            var lastMaxOp = [UInt64](repeating: 0, count: actorCount)
+            for index in rows.indices {
+                let actor = rows[index].actor, sequence = rows[index].sequence, maxOp = rows[index].maxOp
+                guard actor >= 0 && actor < actorCount else {
+                    throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: actor))
+                }
+                for dep in rows[index].dependencies where dep < 0 || dep >= index {
+                    throw .dependencyOutOfRange(row: index, index: UInt64(clamping: dep))
+                }
+                guard sequence < UInt64.max && sequence == lastSeq[actor] + 1 else { throw .changesOutOfOrder(row: index) }
+                lastSeq[actor] = sequence
+                guard maxOp >= lastMaxOp[actor] else { throw .incorrectMaxOp(row: index) }
+                lastMaxOp[actor] = maxOp
+                for dep in rows[index].dependencies where rows[dep].maxOp > maxOp { throw .incorrectMaxOp(row: index) }
             }
         }
     }

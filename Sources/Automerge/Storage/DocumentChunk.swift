@@ -97,11 +97,31 @@ enum DocumentChunk {
         }
 
         let rowLimit = limits.rowLimit(dataSize: inflatedTotal)
-        let changes = try DocumentChangeColumns.decode(
-            ColumnSet(layout: changeColumns), actorCount: actors.count, rowLimit: rowLimit)
-        let ops = try OpColumns.decode(
-            ColumnSet(layout: opColumns), kind: .document, actorCount: actors.count, canonical: true,
-            rowLimit: rowLimit)
-        return StoredDocument(actors: actors, heads: heads, changes: changes, ops: ops, headsIndex: headsIndex)
+        let decodeChanges = {
+            Result { () throws(LoadError) in
+                try DocumentChangeColumns.decode(ColumnSet(layout: changeColumns), actorCount: actors.count, rowLimit: rowLimit)
+            }
+        }
+        let decodeOps = {
+            Result { () throws(LoadError) in
+                try OpColumns.decode(ColumnSet(layout: opColumns), kind: .document, actorCount: actors.count, canonical: true,
+                                     rowLimit: rowLimit)
+            }
+        }
+        // The two sections are independent: a long history's change
+        // columns take as long to decode as its op columns. (A short one's
+        // are not worth a second core, nor the heap a second thread's
+        // allocations start.)
+        let changeBytes = changeColumns.reduce(0) { $0 + $1.bytes.count }
+        let (changes, ops) = changeBytes >= concurrentDecodeThreshold
+            ? Concurrently.run(decodeChanges, decodeOps)
+            : (decodeChanges(), decodeOps())
+        // Errors in the order a one-core decode meets them: changes first.
+        return StoredDocument(actors: actors, heads: heads, changes: try changes.get(), ops: try ops.get(),
+                              headsIndex: headsIndex)
     }
+
+    /// From how many bytes of change columns a document decodes its change
+    /// and op sections on two cores.
+    static let concurrentDecodeThreshold = 64 * 1024
 }

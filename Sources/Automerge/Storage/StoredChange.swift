@@ -49,6 +49,11 @@ struct StoredOpId: Hashable, Sendable {
     var actor: Int
 }
 
+extension StoredOpId {
+    /// The stored form of an id whose actor index is a document's.
+    init(_ id: OpId) { self.init(counter: UInt64(id.counter), actor: Int(id.actor)) }
+}
+
 /// One op row of a change or document chunk.
 struct StoredOp: Equatable, Sendable {
     /// The object the op applies to; nil for the root map.
