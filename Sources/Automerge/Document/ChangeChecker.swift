@@ -83,8 +83,10 @@ struct ChangeChecker {
     /// heads check on load (found by fuzzing: Corpus/load/saved-document-fails-heads-check).
     private mutating func validate(_ changeOps: [ChangeOp]) throws(AutomergeError) {
         for op in changeOps {
+            // The object is read in place, by index: an ObjectState copy retains all it holds.
+            let existing = ops.objectIndex(of: op.object)
             let kind: ObjectKind
-            if let object = ops.object(op.object) { kind = object.kind } else if let made = created[op.object] { kind = made } else {
+            if let existing { kind = ops.objects[existing].kind } else if let made = created[op.object] { kind = made } else {
                 throw .invalidChange("op \(op.id.counter) targets a missing object")
             }
             switch op.key {
@@ -96,7 +98,7 @@ struct ChangeChecker {
             case .element(let element):
                 guard kind.isSequence else { throw .invalidChange("element id in a map") }
                 if !element.isRoot || !op.insert {
-                    let exists = ops.object(op.object)?.sequence.contains(element) ?? false
+                    let exists = existing.map { ops.objects[$0].sequence.contains(element) } ?? false
                     guard exists || newElements[op.object]?.contains(element) == true else {
                         throw .invalidChange("op \(op.id.counter) refers to a missing list element")
                     }
@@ -104,20 +106,23 @@ struct ChangeChecker {
                 if op.insert { newElements[op.object, default: []].insert(op.id) }
             }
             if let made = op.action.objectType {
-                guard ops.object(op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
-                let depth = (ops.object(op.object)?.depth ?? createdDepth[op.object] ?? 0) + 1
+                guard ops.objectIndex(of: op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
+                let depth = (existing.map { ops.objects[$0].depth } ?? createdDepth[op.object] ?? 0) + 1
                 guard depth <= OpSet.maxDepth else { throw .invalidChange("objects nested more than \(OpSet.maxDepth) deep") }
                 created[op.id] = made
                 createdDepth[op.id] = depth
             }
-            try validatePredecessors(of: op)
+            try validatePredecessors(of: op, objectIndex: existing)
         }
     }
 
-    private mutating func validatePredecessors(of op: ChangeOp) throws(AutomergeError) {
+    /// An inserted element's only op so far is its insert, whose id is the
+    /// element's: inserts are found through ``newElements`` and not
+    /// recorded per property (a set per inserted element was most of the
+    /// cost of checking typed text).
+    private mutating func validatePredecessors(of op: ChangeOp, objectIndex: Int?) throws(AutomergeError) {
         if op.insert {
             guard op.predecessors.isEmpty else { throw .invalidChange("op \(op.id.counter) inserts but has predecessors") }
-            newOpsAt[PropertyOfObject(object: op.object, key: .element(op.id)), default: []].insert(op.id)
             return
         }
         if op.action == .delete, op.predecessors.isEmpty { throw .invalidChange("op \(op.id.counter) deletes nothing") }
@@ -128,17 +133,18 @@ struct ChangeChecker {
             // keeps all its increments, and gathering them made each
             // increment cost as many hash inserts as the key had ops.
             let fresh = newOpsAt[property]
-            let object = ops.object(op.object)
             func isOpOfProperty(_ id: OpId) -> Bool {
                 if fresh?.contains(id) == true { return true }
-                guard let object else { return false }
+                if case .element(let element) = op.key, id == element, newElements[op.object]?.contains(element) == true {
+                    return true
+                }
+                guard let objectIndex else { return false }
                 switch op.key {
                 case .map(let key):
-                    return object.entries[key]?.contains { $0.id == id } ?? false
+                    return ops.objects[objectIndex].entries[key]?.contains { $0.id == id } ?? false
                 case .element(let element):
-                    guard let location = object.sequence.location(of: element) else { return false }
-                    let target = object.sequence[location]
-                    return target.id == id || target.updates.contains { $0.id == id }
+                    guard let location = ops.objects[objectIndex].sequence.location(of: element) else { return false }
+                    return ops.objects[objectIndex].sequence.element(at: location, isOrUpdatedBy: id)
                 }
             }
             guard op.predecessors.count < 2 || op.predecessors.count == Set(op.predecessors).count,

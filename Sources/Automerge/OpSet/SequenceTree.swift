@@ -130,6 +130,14 @@ struct SequenceTree: Sendable {
         nodes[Int(location.leaf)].elements[location.index]
     }
 
+    /// Whether `id` is the insert op or an update of the element at
+    /// `location`, read in place.
+    func element(at location: Location, isOrUpdatedBy id: OpId) -> Bool {
+        nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { elements in
+            elements[location.index].id == id || elements[location.index].updates.contains { $0.id == id }
+        }
+    }
+
     /// The id of the element at `location`, without copying the element.
     func id(at location: Location) -> OpId {
         nodes[Int(location.leaf)].elements[location.index].id
