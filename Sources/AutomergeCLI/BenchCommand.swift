@@ -33,7 +33,11 @@ func measure<Result>(_ label: String, runs: Int, budget: Double? = nil, _ body: 
     times.sort()
     let median = times[times.count / 2]
     var line = String(format: "%-44@ median %9.2f ms   min %9.2f   max %9.2f   (%d runs)", label as NSString, median, times.first!, times.last!, runs)
-    if let budget { line += "   budget " + String(format: "%.0f ms ", budget) + verdict(median, budget: budget) }
+    if let budget {
+        line += "   budget " + String(format: "%.0f ms ", budget) + verdict(median, budget: budget)
+        BudgetReport.add(label, figure: String(format: "%.1f ms", median), budget: String(format: "≤ %.0f ms", budget),
+                         verdict: verdict(median, budget: budget))
+    }
     print(line)
     return kept!
 }

@@ -46,7 +46,12 @@ struct SuiteBench: ParsableCommand {
             let uncompressed = measure("trace save, uncompressed", runs: runs) { traceDocument.save(compress: false) }
             print("    trace document: \(saved.count) bytes saved, \(uncompressed.count) uncompressed")
             try measure("trace load", runs: runs, budget: 95) { try Document(saved) }
-            print("    memory, trace document loaded in a fresh process: \(try MemoryBench.measureInChild(saved)) (budget 30 MB)")
+            let memory = try MemoryBench.measureInChild(saved)
+            print("    memory, trace document loaded in a fresh process: \(memory) (budget 30 MB)")
+            if let megabytes = Double(memory.split(separator: " ").dropFirst().first ?? "") {
+                BudgetReport.add("memory after loading the trace document (fresh process)", figure: memory.split(separator: ",")[0]
+                    .replacingOccurrences(of: "resident ", with: ""), budget: "≤ 30 MB", verdict: verdict(megabytes, budget: 30))
+            }
         }
 
         if wanted("docs") {
@@ -71,6 +76,7 @@ struct SuiteBench: ParsableCommand {
                     throw ValidationError("the append benchmark '\(label)' printed \(results.count) results:\n\(output)")
                 }
                 print(results[0])
+                BudgetReport.addPerItemLine(String(results[0]))
             }
         } else if wanted("append") {
             // The tasks of automerge-swift's CollectionBenchmarks, whose
@@ -115,6 +121,7 @@ struct SuiteBench: ParsableCommand {
             print("")
             try ScaleBench.parse(["--runs", "\(runs)"] + (rustScale.map { ["--rust", $0] } ?? [])).run()
         }
+        BudgetReport.printTable()
         print(String(format: "\npeak resident memory: %.1f MB", peakMegabytes()))
     }
 

@@ -56,6 +56,12 @@ struct LoadsBench: ParsableCommand {
                     let memory = figures.peakMegabytes / reference.peakMegabytes
                     line += String(format: "   time %.2fx Rust (budget 0.5x): %@   memory %.2fx (budget 1x): %@",
                                    time, time <= 0.5 ? "met" : "MISSED", memory, memory <= 1 ? "met" : "MISSED")
+                    let name = label.split(separator: ":").first.map(String.init) ?? label
+                    BudgetReport.add("load \(name), time vs Rust 0.11", figure: String(format: "%.0f ms, %.2fx", figures.milliseconds, time),
+                                     budget: "≤ 0.5x", verdict: time <= 0.5 ? "met" : "MISSED")
+                    BudgetReport.add("load \(name), peak memory vs Rust 0.11",
+                                     figure: String(format: "%.0f MB, %.2fx", figures.peakMegabytes, memory),
+                                     budget: "≤ 1x", verdict: memory <= 1 ? "met" : "MISSED")
                 }
                 print(line)
             }

@@ -71,6 +71,8 @@ struct ScaleBench: ParsableCommand {
                 continue
             }
             let ratio = ours.median / reference.median
+            BudgetReport.add("\(workload.rawValue), time vs Rust 0.11", figure: "\(mine), \(Self.ratio(ratio))",
+                             budget: "≤ \(Self.budget)x", verdict: verdict(ratio, budget: Self.budget))
             print(String(format: "| %@ | %@ | %.1f ms | %@ | ≤ %.1fx | %@ |", workload.rawValue as NSString, mine as NSString,
                          reference.median, Self.ratio(ratio) as NSString, Self.budget, verdict(ratio, budget: Self.budget) as NSString))
         }

@@ -4,7 +4,9 @@
 /// insert op before the ops that update it, successors by op id.
 ///
 /// Op rows stream from the op set into an ``OpColumnWriter``: saving never
-/// builds a ``StoredOp`` per op. A large document's rows are cut in two
+/// builds a ``StoredOp`` per op. A long history of small changes encodes
+/// its change columns on one core and its rows on the other; any other
+/// large document's rows are cut in two
 /// halves (``RowCut``) encoded on two cores, every column of each, and the
 /// second half's columns are joined to the first's
 /// (``OpColumnWriter/append(contentsOf:)``): the bytes are one writer's,
@@ -16,6 +18,10 @@ extension DocumentState {
     /// From about this many ops, encoding two halves of the rows on two
     /// cores beats one walk (a save of 20,000 ops takes about 2 ms).
     static let concurrentSaveThreshold: UInt64 = 20_000
+    /// From this many changes (and a change for every four ops or fewer),
+    /// a save encodes its change columns on one core and its op rows on
+    /// the other, rather than two halves of the rows.
+    static let concurrentChangeColumnsThreshold = 20_000
 
     /// The document chunk, its long columns deflated with `effort` (none when nil).
     func documentChunk(deflating effort: DeflateEffort?) -> [UInt8] {
@@ -33,12 +39,17 @@ extension DocumentState {
                                  time: record.time, message: record.message,
                                  dependencies: record.dependencyIndices, extraBytes: record.extraBytes)
         }
-
-        let queue = effort == nil ? nil : Deflate.Queue()
-        let changeColumns = DeflatingColumns(DocumentChangeColumns.encode(changes), on: queue, effort: effort ?? .fast)
         let objects = ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) })
+        let encodedChanges: [(ColumnSpec, [UInt8])]
         var writer: OpColumnWriter
-        if ops.maxOp >= Self.concurrentSaveThreshold {
+        if history.count >= Self.concurrentChangeColumnsThreshold && UInt64(history.count) * 4 >= ops.maxOp {
+            // A history of few ops a change: its change columns take as
+            // long as its op rows (a change's metadata costs about two ops'
+            // rows), so one core each.
+            (encodedChanges, writer) = Concurrently.run(
+                { DocumentChangeColumns.encode(changes) }, { encodeOpRows(of: objects, docIndex: docIndex, half: .all) })
+        } else if ops.maxOp >= Self.concurrentSaveThreshold {
+            encodedChanges = DocumentChangeColumns.encode(changes)
             let cut = RowCut.halving(objects, of: ops)
             var second: OpColumnWriter
             (writer, second) = Concurrently.run(
@@ -46,8 +57,11 @@ extension DocumentState {
                 { encodeOpRows(of: objects, docIndex: docIndex, half: .fromCut(cut)) })
             writer.append(contentsOf: second)
         } else {
+            encodedChanges = DocumentChangeColumns.encode(changes)
             writer = encodeOpRows(of: objects, docIndex: docIndex, half: .all)
         }
+        let queue = effort == nil ? nil : Deflate.Queue()
+        let changeColumns = DeflatingColumns(encodedChanges, on: queue, effort: effort ?? .fast)
         let opColumns = DeflatingColumns(writer.finish(), on: queue, effort: effort ?? .fast)
         queue?.drain()
         let heads = history.heads.sorted()
