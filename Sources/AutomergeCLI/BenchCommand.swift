@@ -122,16 +122,94 @@ struct SaveBench: ParsableCommand {
     }
 }
 
-/// Resident memory of a fresh process after loading one file: what a
-/// document costs, free of whatever earlier benchmarks left in the heap.
+/// Resident memory of a fresh process after loading a document: what a
+/// document costs, free of whatever earlier benchmarks left in the heap;
+/// with `--rust`, beside Rust 0.11's op store for the same file.
 struct MemoryBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",
-        abstract: "Resident memory of a fresh process (automerge-memory-probe) after loading a file.")
-    @Argument var file: String
+        abstract: "Resident memory after a load in a fresh process (automerge-memory-probe), per document and per op.",
+        discussion: """
+            --rust names a command that loads the file given as its last argument with Rust 0.11 and prints \
+            `before=MB after=MB peak=MB` (resident memory before and after the load, and the peak). A document's \
+            memory is what the process holds after the load less what it held before; budget: no more than Rust's.
+            """)
+
+    @Option(help: "Rust 0.11's memory program (see above).") var rust: String?
+    @Argument(help: "Shapes (\(DocumentShape.allCases.map(\.rawValue).joined(separator: ", "))) or files; all shapes and ../shared/docs when none is named.")
+    var inputs: [String] = []
+
+    /// One load's figures, in MB, and the document's op count (ours only).
+    struct Figures {
+        var before: Double
+        var after: Double
+        var peak: Double
+        var ops: Int?
+        var document: Double { after - before }
+    }
 
     func run() throws {
-        print(try Self.measureInChild(file: file))
+        print("resident memory after a load, fresh process (document = after - before)\n")
+        for (label, file) in try LoadsBench.parse(inputs).files() {
+            let ours = try Self.ours(file.path)
+            var line = String(format: "%@\n  ours      %7.1f MB document, %7.1f MB peak", label as NSString, ours.document, ours.peak)
+            if let ops = ours.ops, ops > 0 {
+                line += String(format: ", %.0f bytes an op (%d ops)", ours.document * 1_048_576 / Double(ops), ops)
+            }
+            print(line)
+            guard let rust else { continue }
+            let reference = try Self.rust(rust, file.path)
+            let ratio = ours.document / reference.document
+            print(String(format: "  Rust 0.11 %7.1f MB document, %7.1f MB peak   ours %.2fx (budget 1x): %@",
+                         reference.document, reference.peak, ratio, ratio <= 1 ? "met" : "MISSED"))
+            let name = label.split(separator: ":").first.map(String.init) ?? label
+            BudgetReport.add("memory of loaded \(name) vs Rust 0.11's op store",
+                             figure: String(format: "%.1f MB against %.1f MB, %.2fx", ours.document, reference.document, ratio),
+                             budget: "≤ 1x", verdict: ratio <= 1 ? "met" : "MISSED")
+        }
+        if rust == nil { print("\n(no --rust program given: Rust's figures and the budget are not shown)") }
+    }
+
+    /// Our figures, from the probe's report.
+    static func ours(_ file: String) throws -> Figures {
+        let report = try measureInChild(file: file)
+        func number(after marker: String) -> Double? {
+            guard let range = report.range(of: marker) else { return nil }
+            return Double(report[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+        }
+        guard let after = number(after: "resident "), let before = number(after: "("), let peak = number(after: "peak ") else {
+            throw ValidationError("unexpected report from automerge-memory-probe: \(report)")
+        }
+        let ops = report.range(of: "; ", options: .backwards).flatMap { Int(report[$0.upperBound...].prefix(while: \.isNumber)) }
+        return Figures(before: before, after: after, peak: peak, ops: ops)
+    }
+
+    /// Rust's figures, from `before=MB after=MB peak=MB`.
+    static func rust(_ command: String, _ file: String) throws -> Figures {
+        let output = try runShell(command, file)
+        var values: [String: Double] = [:]
+        for field in output.split(whereSeparator: \.isWhitespace) {
+            let parts = field.split(separator: "=")
+            if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
+        }
+        guard let before = values["before"], let after = values["after"], let peak = values["peak"] else {
+            throw ValidationError("expected `before=MB after=MB peak=MB` from \(command), got: \(output)")
+        }
+        return Figures(before: before, after: after, peak: peak)
+    }
+
+    /// What `command FILE` printed (through the shell, so that the command may hold arguments).
+    static func runShell(_ command: String, _ file: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command + " \"$0\"", file]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("\(command) \(file) exited with \(process.terminationStatus)") }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Loads `bytes` in a fresh `automerge-memory-probe` process and returns

@@ -16,9 +16,10 @@ struct SuiteBench: ParsableCommand {
     @Option(help: "Run only the append/put benchmarks whose label contains this (to profile one).") var only: String?
     @Option(help: "Rust 0.11's dump program, for the loads group's budgets (see `bench loads --help`).") var rust: String?
     @Option(help: "Rust 0.11's scale program, for the scale group's budgets (see `bench scale --help`).") var rustScale: String?
+    @Option(help: "Rust 0.11's memory program, for the memory group's budgets (see `bench memory --help`).") var rustMemory: String?
 
     /// The groups of the suite, in the order they run.
-    static let groups = ["paper", "docs", "append", "merge", "changes", "loads", "scale"]
+    static let groups = ["paper", "docs", "append", "merge", "changes", "loads", "scale", "memory"]
 
     @Argument(help: "Groups to run (\(SuiteBench.groups.joined(separator: ", "))); all when none is named.")
     var names: [String] = []
@@ -120,6 +121,10 @@ struct SuiteBench: ParsableCommand {
         if wanted("scale") {
             print("")
             try ScaleBench.parse(["--runs", "\(runs)"] + (rustScale.map { ["--rust", $0] } ?? [])).run()
+        }
+        if wanted("memory") {
+            print("")
+            try MemoryBench.parse(rustMemory.map { ["--rust", $0] } ?? []).run()
         }
         BudgetReport.printTable()
         print(String(format: "\npeak resident memory: %.1f MB", peakMegabytes()))

@@ -9,7 +9,7 @@
 // ICU) and the argument parser, which the document's footprint should not be
 // charged with. What the library links is what a server using it pays.
 
-import Automerge
+@_spi(Conformance) import Automerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -77,7 +77,8 @@ do {
     #endif
     let kept = residentMegabytes()
     print("resident \(megabytes(after)) after load, \(megabytes(kept)) once freed memory is returned "
-        + "(\(megabytes(before)) before it; \(document.heads().count) heads)")
+        + "(\(megabytes(before)) before it; \(document.heads().count) heads; peak \(megabytes(peakResidentMegabytes())); "
+        + "\(document.opCountOfChanges) ops)")
 } catch {
     print("error: \(error)")
     exit(1)

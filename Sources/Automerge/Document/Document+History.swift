@@ -32,6 +32,16 @@ extension Document {
         }
     }
 
+    /// How many ops the document's changes hold (deletes included): the
+    /// denominator of per-op figures such as `automerge bench memory`'s.
+    @_spi(Conformance)
+    public var opCountOfChanges: Int {
+        locked { state in
+            state.commit()
+            return state.history.records.reduce(0) { $0 + Int($1.maxOp + 1 - $1.startOp) }
+        }
+    }
+
     /// The change with `hash`, or nil if the document does not have it.
     public func change(hash: ChangeHash) -> Change? {
         locked { state in
