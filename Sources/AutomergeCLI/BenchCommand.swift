@@ -186,7 +186,7 @@ struct MemoryBench: ParsableCommand {
 
     /// Rust's figures, from `before=MB after=MB peak=MB`.
     static func rust(_ command: String, _ file: String) throws -> Figures {
-        let output = try runShell(command, file)
+        let output = try shell(command, [file])
         var values: [String: Double] = [:]
         for field in output.split(whereSeparator: \.isWhitespace) {
             let parts = field.split(separator: "=")
@@ -196,20 +196,6 @@ struct MemoryBench: ParsableCommand {
             throw ValidationError("expected `before=MB after=MB peak=MB` from \(command), got: \(output)")
         }
         return Figures(before: before, after: after, peak: peak)
-    }
-
-    /// What `command FILE` printed (through the shell, so that the command may hold arguments).
-    static func runShell(_ command: String, _ file: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " \"$0\"", file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("\(command) \(file) exited with \(process.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// Loads `bytes` in a fresh `automerge-memory-probe` process and returns
@@ -234,8 +220,20 @@ func runBeside(_ executable: String, arguments: [String]) throws -> String {
     guard FileManager.default.isExecutableFile(atPath: path.path) else {
         throw ValidationError("\(path.path) is missing: build it with `swift build -c release` (it is built with the CLI)")
     }
+    return try output(of: path, arguments: arguments, named: executable).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Runs `command` (a shell command line, such as a Rust program with its
+/// options) with `arguments` appended and returns what it printed; its
+/// stderr goes to ours.
+func shell(_ command: String, _ arguments: [String]) throws -> String {
+    try output(of: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command + " \"$@\"", "sh"] + arguments, named: command)
+}
+
+/// What `executable` printed, or an error naming `name` if it failed.
+private func output(of executable: URL, arguments: [String], named name: String) throws -> String {
     let child = Process()
-    child.executableURL = path
+    child.executableURL = executable
     child.arguments = arguments
     let pipe = Pipe()
     child.standardOutput = pipe
@@ -243,9 +241,9 @@ func runBeside(_ executable: String, arguments: [String]) throws -> String {
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     child.waitUntilExit()
     guard child.terminationStatus == 0 else {
-        throw ValidationError("\(executable) \(arguments.joined(separator: " ")) exited with status \(child.terminationStatus)")
+        throw ValidationError("\(name) \(arguments.joined(separator: " ")) exited with status \(child.terminationStatus)")
     }
-    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(decoding: output, as: UTF8.self)
 }
 
 /// Encode and decode of a 10,000-element Codable model.

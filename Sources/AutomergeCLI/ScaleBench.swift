@@ -49,7 +49,7 @@ struct ScaleBench: ParsableCommand {
             var reference: Timings?
             if let rust {
                 let arguments = [workload.rustName, "\(runs)"] + files.map(\.path)
-                reference = try Timings(parsing: Self.shell(rust, arguments))
+                reference = try Timings(parsing: shell(rust, arguments))
                 var line = reference!.describe("Rust 0.11", per: workload.unit)
                 let ratio = ours.median / reference!.median
                 line += "   ours \(Self.ratio(ratio)) Rust (budget \(Self.budget)x): \(verdict(ratio, budget: Self.budget))"
@@ -82,23 +82,6 @@ struct ScaleBench: ParsableCommand {
     /// A ratio with two significant digits at least ("0.71x", "0.0047x").
     static func ratio(_ value: Double) -> String {
         value >= 0.1 ? String(format: "%.2fx", value) : String(format: "%.2gx", value)
-    }
-
-    /// Runs `command` (a shell command line) with `arguments` appended and
-    /// returns what it printed; its stderr goes to ours.
-    static func shell(_ command: String, _ arguments: [String]) throws -> String {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/sh")
-        child.arguments = ["-c", command + " \"$@\"", "sh"] + arguments
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        try child.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else {
-            throw ValidationError("\(command) \(arguments.joined(separator: " ")) exited with status \(child.terminationStatus)")
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }
 
