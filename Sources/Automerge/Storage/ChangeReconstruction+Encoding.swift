@@ -11,7 +11,7 @@ extension ChangeReconstruction {
     /// contents after the dependencies (see
     /// ``ChangeChunk/appendContentsAfterDependencies(author:sequence:startOp:time:message:otherActors:extraBytes:to:writeOpColumns:)``)
     /// are `contents[contentsStart[i]..<contentsStart[i + 1]]`.
-    struct EncodedOps {
+    struct EncodedChangeContents {
         var actorStart = [0]
         var actors: [Int] = []
         var contentsStart = [0]
@@ -55,9 +55,9 @@ extension ChangeReconstruction {
 
         /// Encodes the changes of `range` (one writer and one set of buffers
         /// for all of them, see ``OpColumnWriter/finish(appendingTo:layout:)``).
-        func encode(_ range: Range<Int>) -> EncodedOps {
+        func encode(_ range: Range<Int>) -> EncodedChangeContents {
             let actors = document.actors, actorCount = actors.count
-            var result = EncodedOps()
+            var result = EncodedChangeContents()
             result.actorStart.reserveCapacity(range.count + 1)
             result.contentsStart.reserveCapacity(range.count + 1)
             var writer = OpColumnWriter(kind: .change)

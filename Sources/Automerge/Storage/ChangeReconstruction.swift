@@ -172,7 +172,8 @@ enum ChangeReconstruction {
         rowOfId = OpIdTable()
         deleteOfId = OpIdTable()
         // Rows first, then deletes, in one flat list of predecessor ids
-        // (32-bit offsets and ids: a load's transient memory is per op).
+        // (32-bit offsets, and ids as two 32-bit fields of an OpId holding
+        // the document's actor index: a load's transient memory is per op).
         var predecessorStart = [UInt32](repeating: 0, count: ops.count + deletes.count + 1)
         for row in 0..<ops.count { predecessorStart[row + 1] = predecessorStart[row] + UInt32(predecessorCount[row]) }
         predecessorCount = []
@@ -279,7 +280,7 @@ enum ChangeReconstruction {
         let middle = count >= Self.changesEncodedInParallel ? count / 2 : count
         let (firstHalf, secondHalf) = middle < count
             ? Concurrently.runOnNewThread({ encoder.encode(0..<middle) }, { encoder.encode(middle..<count) })
-            : (encoder.encode(0..<count), EncodedOps())
+            : (encoder.encode(0..<count), EncodedChangeContents())
         var result = [ReconstructedChange]()
         result.reserveCapacity(count)
         // The hashes apart, for the dependencies: reading one out of a
@@ -287,7 +288,7 @@ enum ChangeReconstruction {
         var hashes = [ChangeHash]()
         hashes.reserveCapacity(count)
         document.changes.withUnsafeBufferPointer { metadata in
-            func rebuild(_ index: Int, from encoded: EncodedOps, at local: Int) {
+            func rebuild(_ index: Int, from encoded: EncodedChangeContents, at local: Int) {
                 var changeActors = [document.actors[metadata[index].actor]]
                 for actor in encoded.actors(of: local) { changeActors.append(document.actors[actor]) }
                 let message = metadata[index].message
