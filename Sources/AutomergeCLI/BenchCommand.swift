@@ -136,8 +136,7 @@ struct MemoryBench: ParsableCommand {
             """)
 
     @Option(help: "Rust 0.11's memory program (see above).") var rust: String?
-    @Argument(help: "Shapes (\(DocumentShape.allCases.map(\.rawValue).joined(separator: ", "))) or files; all shapes and ../shared/docs when none is named.")
-    var inputs: [String] = []
+    @OptionGroup var documents: BenchDocuments
 
     /// One load's figures, in MB, and the document's op count (ours only).
     struct Figures {
@@ -150,7 +149,7 @@ struct MemoryBench: ParsableCommand {
 
     func run() throws {
         print("resident memory after a load, fresh process (document = after - before)\n")
-        for (label, file) in try LoadsBench.parse(inputs).files() {
+        for (label, file) in try documents.files() {
             let ours = try Self.ours(file.path)
             var line = String(format: "%@\n  ours      %7.1f MB document, %7.1f MB peak", label as NSString, ours.document, ours.peak)
             if let ops = ours.ops, ops > 0 {
@@ -171,8 +170,10 @@ struct MemoryBench: ParsableCommand {
     }
 
     /// Our figures, from the probe's report.
-    static func ours(_ file: String) throws -> Figures {
-        let report = try measureInChild(file: file)
+    static func ours(_ file: String) throws -> Figures { try figures(of: measureInChild(file: file)) }
+
+    /// The figures of a report of `automerge-memory-probe`.
+    static func figures(of report: String) throws -> Figures {
         func number(after marker: String) -> Double? {
             guard let range = report.range(of: marker) else { return nil }
             return Double(report[range.upperBound...].prefix { $0.isNumber || $0 == "." })

@@ -49,10 +49,9 @@ struct SuiteBench: ParsableCommand {
             try measure("trace load", runs: runs, budget: 95) { try Document(saved) }
             let memory = try MemoryBench.measureInChild(saved)
             print("    memory, trace document loaded in a fresh process: \(memory) (budget 30 MB)")
-            if let megabytes = Double(memory.split(separator: " ").dropFirst().first ?? "") {
-                BudgetReport.add("memory after loading the trace document (fresh process)", figure: memory.split(separator: ",")[0]
-                    .replacingOccurrences(of: "resident ", with: ""), budget: "≤ 30 MB", verdict: verdict(megabytes, budget: 30))
-            }
+            let resident = try MemoryBench.figures(of: memory).after
+            BudgetReport.add("memory after loading the trace document (fresh process)",
+                             figure: String(format: "%.1f MB", resident), budget: "≤ 30 MB", verdict: verdict(resident, budget: 30))
         }
 
         if wanted("docs") {

@@ -21,8 +21,7 @@ struct LoadsBench: ParsableCommand {
     @Option(help: "Runs per document and command.") var runs = 5
     @Option(help: "Rust 0.11's dump program (see above).") var rust: String?
     @Option(help: "An earlier build's dump command, to compare with.") var baseline: String?
-    @Argument(help: "Shapes (\(DocumentShape.allCases.map(\.rawValue).joined(separator: ", "))) or files; all shapes and ../shared/docs when none is named.")
-    var inputs: [String] = []
+    @OptionGroup var documents: BenchDocuments
 
     /// One run of a command: wall time and the child's peak resident memory.
     struct Run {
@@ -36,7 +35,7 @@ struct LoadsBench: ParsableCommand {
         var commands: [(label: String, command: [String])] = [("ours", [ours, "dump"])]
         if let baseline { commands.append(("baseline", ["/bin/sh", "-c", baseline + " \"$0\""])) }
         if let rust { commands.append(("Rust 0.11", ["/bin/sh", "-c", rust + " \"$0\""])) }
-        for (label, file) in try files() {
+        for (label, file) in try documents.files() {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
             print("\(label) (\(size / 1024) KB)")
             var results = Array(repeating: [Run](), count: commands.count)
@@ -67,23 +66,6 @@ struct LoadsBench: ParsableCommand {
             }
         }
         if rust == nil { print("\n(no --rust program given: Rust's figures and the budgets are not shown)") }
-    }
-
-    /// The documents to load: named shapes and files, or every shape and `../shared/docs`.
-    func files() throws -> [(String, URL)] {
-        if !inputs.isEmpty {
-            return try inputs.map { input in
-                if let shape = DocumentShape(rawValue: input) { return ("\(input): \(shape.summary)", try shape.file()) }
-                return (input, URL(fileURLWithPath: input))
-            }
-        }
-        var files = try DocumentShape.allCases.map { ("\($0.rawValue): \($0.summary)", try $0.file()) }
-        let docs = sharedFile("docs")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
-        for name in names.sorted() where name.hasSuffix(".automerge") {
-            files.append(("docs/\(name)", docs.appendingPathComponent(name)))
-        }
-        return files
     }
 
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

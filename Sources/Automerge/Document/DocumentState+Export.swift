@@ -48,17 +48,18 @@ extension DocumentState {
             // rows), so one core each.
             (encodedChanges, writer) = Concurrently.run(
                 { DocumentChangeColumns.encode(changes) }, { encodeOpRows(of: objects, docIndex: docIndex, half: .all) })
-        } else if ops.maxOp >= Self.concurrentSaveThreshold {
-            encodedChanges = DocumentChangeColumns.encode(changes)
-            let cut = RowCut.halving(objects, of: ops)
-            var second: OpColumnWriter
-            (writer, second) = Concurrently.run(
-                { encodeOpRows(of: objects, docIndex: docIndex, half: .beforeCut(cut)) },
-                { encodeOpRows(of: objects, docIndex: docIndex, half: .fromCut(cut)) })
-            writer.append(contentsOf: second)
         } else {
             encodedChanges = DocumentChangeColumns.encode(changes)
-            writer = encodeOpRows(of: objects, docIndex: docIndex, half: .all)
+            if ops.maxOp >= Self.concurrentSaveThreshold {
+                let cut = RowCut.halving(objects, of: ops)
+                var second: OpColumnWriter
+                (writer, second) = Concurrently.run(
+                    { encodeOpRows(of: objects, docIndex: docIndex, half: .beforeCut(cut)) },
+                    { encodeOpRows(of: objects, docIndex: docIndex, half: .fromCut(cut)) })
+                writer.append(contentsOf: second)
+            } else {
+                writer = encodeOpRows(of: objects, docIndex: docIndex, half: .all)
+            }
         }
         let queue = effort == nil ? nil : Deflate.Queue()
         let changeColumns = DeflatingColumns(encodedChanges, on: queue, effort: effort ?? .fast)

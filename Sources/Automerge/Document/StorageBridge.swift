@@ -60,7 +60,6 @@ enum StorageBridge {
             // The history starts with the document's changes, so a change's
             // row is its record index, and its dependencies' rows (each
             // below its own) are theirs.
-            assert(state.history.count == 0, "a loaded document's history starts empty")
             // Each document actor's op-set index, looked up once rather than per change.
             let actorIndices = document.actors.map { state.ops.actors.index(of: $0) }
             var authors = [UInt32]()

@@ -66,9 +66,7 @@ struct ChangeGraph: Sendable {
         func fillRecords() {
             for position in 0..<count {
                 let record = record(position)
-                let actor = Int(record.actor)
-                if actor >= actors.count { actors += repeatElement([], count: actor - actors.count + 1) }
-                actors[actor].append(position)
+                Self.note(position, by: record.actor, in: &actors)
                 added.append(record)
             }
         }
@@ -98,9 +96,14 @@ struct ChangeGraph: Sendable {
     private mutating func append(_ record: consuming ChangeRecord) {
         assert(record.dependencies.allSatisfy { indexOf[$0] != nil }, "dependencies must be applied first")
         indexOf[record.hash] = records.count
-        if Int(record.actor) >= byActor.count { byActor += repeatElement([], count: Int(record.actor) - byActor.count + 1) }
-        byActor[Int(record.actor)].append(records.count)
+        Self.note(records.count, by: record.actor, in: &byActor)
         records.append(record)
+    }
+
+    /// Adds record index `position` to `actor`'s changes in `byActor`.
+    private static func note(_ position: Int, by actor: UInt32, in byActor: inout [[Int]]) {
+        if Int(actor) >= byActor.count { byActor += repeatElement([], count: Int(actor) - byActor.count + 1) }
+        byActor[Int(actor)].append(position)
     }
 
     /// Record indices of every change reachable from `hashes` (inclusive).

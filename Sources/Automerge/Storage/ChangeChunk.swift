@@ -95,7 +95,7 @@ enum ChangeChunk {
     /// written and hashed in one buffer.
     static func encode(dependencies: [ChangeHash], contentsAfterDependencies rest: ArraySlice<UInt8>) -> EncodedChange {
         let length = LEB128.unsignedSize(UInt64(dependencies.count)) + 32 * dependencies.count + rest.count
-        let (bytes, hash) = ChunkFraming.frameChange(contentsLength: length) { out in
+        let (bytes, hash) = ChunkFraming.frame(type: .change, contentsLength: length) { out in
             LEB128.appendUnsigned(UInt64(dependencies.count), to: &out)
             for dependency in dependencies { dependency.append(to: &out) }
             out.append(contentsOf: rest)

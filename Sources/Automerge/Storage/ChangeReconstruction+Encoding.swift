@@ -94,10 +94,9 @@ extension ChangeReconstruction {
                 layout.removeAll(keepingCapacity: true)
                 writer.finish(appendingTo: &data, layout: &layout)
                 document.changes.withUnsafeBufferPointer { metadata in
-                    let message = metadata[index].message
                     ChangeChunk.appendContentsAfterDependencies(
                         author: actors[author].bytes, sequence: metadata[index].sequence, startOp: startOps[index],
-                        time: metadata[index].time, message: message?.isEmpty == false ? message : nil,
+                        time: metadata[index].time, message: metadata[index].changeMessage,
                         otherActors: mentioned.lazy.map { actors[$0].bytes }, extraBytes: metadata[index].extraBytes,
                         to: &result.contents
                     ) { contents in

@@ -205,14 +205,9 @@ enum ChangeReconstruction {
         var actorStart = [Int](repeating: 0, count: actorCount + 1)
         var changesByActor = [Int](repeating: 0, count: document.changes.count)
         var maxOpsByActor = [UInt64](repeating: 0, count: document.changes.count)
-        let maxOps = try document.changes.withUnsafeBufferPointer { changes throws(LoadError) -> [UInt64] in
-            for index in changes.indices {
-                let actor = changes[index].actor
-                guard actor >= 0 && actor < actorCount else {
-                    throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: actor))
-                }
-                actorStart[actor + 1] += 1
-            }
+        // (validateGraph has checked every change's actor index.)
+        let maxOps = document.changes.withUnsafeBufferPointer { changes -> [UInt64] in
+            for index in changes.indices { actorStart[changes[index].actor + 1] += 1 }
             for actor in 0..<actorCount { actorStart[actor + 1] += actorStart[actor] }
             var fill = actorStart
             for index in changes.indices {
@@ -291,11 +286,10 @@ enum ChangeReconstruction {
             func rebuild(_ index: Int, from encoded: EncodedChangeContents, at local: Int) {
                 var changeActors = [document.actors[metadata[index].actor]]
                 for actor in encoded.actors(of: local) { changeActors.append(document.actors[actor]) }
-                let message = metadata[index].message
                 let header = ChangeHeader(
                     dependencies: metadata[index].dependencies.map { hashes[$0] }, actors: changeActors,
                     sequence: metadata[index].sequence, startOp: startOps[index], time: metadata[index].time,
-                    message: message?.isEmpty == false ? message : nil, extraBytes: metadata[index].extraBytes)
+                    message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
                 let change = ReconstructedChange(
                     header: header, dependencyRows: metadata[index].dependencies, maxOp: metadata[index].maxOp,
                     encoded: ChangeChunk.encode(dependencies: header.dependencies,

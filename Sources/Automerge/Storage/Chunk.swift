@@ -64,28 +64,23 @@ enum ChunkFraming {
         return Array(hasher.finalize())
     }
 
-    /// A complete chunk with the checksum computed over `contents`.
-    static func frame(type: ChunkType, contents: [UInt8]) -> (bytes: [UInt8], digest: [UInt8]) {
-        let digest = digest(type: type.rawValue, contents: contents[...])
-        return (frame(type: type, checksum: digest[0..<4], contents: contents), digest)
+    /// A complete chunk holding `contents`, and the SHA-256 of its type,
+    /// length and contents (for a change, its hash).
+    static func frame(type: ChunkType, contents: [UInt8]) -> (bytes: [UInt8], hash: ChangeHash) {
+        frame(type: type, contentsLength: contents.count) { $0.append(contentsOf: contents) }
     }
 
-    /// A complete change chunk of `contentsLength` bytes of contents, which
-    /// `writeContents` appends, and its hash. The hash covers the frame's
-    /// tail (type, length, contents), so that tail is hashed where it lies
-    /// in the frame: no copy of the contents, no digest array.
-    static func frameChange(
-        contentsLength: Int, writeContents: (inout [UInt8]) -> Void
+    /// A complete chunk of `contentsLength` bytes of contents, which
+    /// `writeContents` appends, and the SHA-256 of its type, length and
+    /// contents. That digest covers the frame's tail, so the tail is hashed
+    /// where it lies in the frame: no copy of the contents, no digest array.
+    static func frame(
+        type: ChunkType, contentsLength: Int, writeContents: (inout [UInt8]) -> Void
     ) -> (bytes: [UInt8], hash: ChangeHash) {
-        var out = [UInt8]()
-        out.reserveCapacity(contentsLength + 19)
-        out.append(contentsOf: magic)
-        out.append(contentsOf: [0, 0, 0, 0])
-        out.append(ChunkType.change.rawValue)
-        LEB128.appendUnsigned(UInt64(contentsLength), to: &out)
+        var out = header(type: type, checksum: [0, 0, 0, 0], contentsLength: contentsLength)
         let contentsStart = out.count
         writeContents(&out)
-        precondition(out.count - contentsStart == contentsLength, "a change chunk's contents have the length it declares")
+        precondition(out.count - contentsStart == contentsLength, "a chunk's contents have the length it declares")
         var hasher = SHA256()
         out.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[8...])) }
         let digest = hasher.finalize()
@@ -99,13 +94,20 @@ enum ChunkFraming {
     /// A complete chunk with a given checksum (for compressed changes, whose
     /// checksum is the uncompressed chunk's).
     static func frame(type: ChunkType, checksum: ArraySlice<UInt8>, contents: [UInt8]) -> [UInt8] {
+        var out = header(type: type, checksum: checksum, contentsLength: contents.count)
+        out.append(contentsOf: contents)
+        return out
+    }
+
+    /// A chunk's header (magic, checksum, type, contents length), with room
+    /// reserved for its contents.
+    private static func header(type: ChunkType, checksum: ArraySlice<UInt8>, contentsLength: Int) -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(contents.count + 19)
+        out.reserveCapacity(contentsLength + 19)
         out.append(contentsOf: magic)
         out.append(contentsOf: checksum)
         out.append(type.rawValue)
-        LEB128.appendUnsigned(UInt64(contents.count), to: &out)
-        out.append(contentsOf: contents)
+        LEB128.appendUnsigned(UInt64(contentsLength), to: &out)
         return out
     }
 

@@ -110,6 +110,10 @@ struct StoredChangeMetadata: Equatable, Sendable {
     /// Indices of earlier rows, in the order of their hashes sorted bytewise.
     var dependencies: [Int]
     var extraBytes: [UInt8]
+
+    /// The message as the change's own chunk holds it: a document may
+    /// store an empty one, which a change writes as none.
+    var changeMessage: String? { message?.isEmpty == false ? message : nil }
 }
 
 extension OpId {
