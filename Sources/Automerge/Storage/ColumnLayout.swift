@@ -163,24 +163,44 @@ struct ColumnLayout: Sendable {
 /// read, so they are dropped on re-encoding (as Rust drops them). A column
 /// stored with zero bytes is treated as absent, as Rust treats it.
 struct ColumnSet: Sendable {
-    private var data: [ColumnSpec: ArraySlice<UInt8>] = [:]
+    /// The non-empty columns, sorted by normalized spec: a chunk holds a
+    /// dozen or so, and a search of a sorted array costs a small
+    /// document's load less than hashing into a dictionary it allocates.
+    private var columns: [(spec: ColumnSpec, bytes: ArraySlice<UInt8>)] = []
 
-    /// Splits `bytes` (the column data, already inflated) by `layout`.
-    /// `lengths` overrides the stored lengths (for inflated columns).
+    /// Splits `bytes` (the column data, already inflated) by `layout`, whose
+    /// specs are sorted and unique once normalized (``ColumnLayout/read(_:section:)``
+    /// checks that).
     init(layout: [(spec: ColumnSpec, bytes: ArraySlice<UInt8>)]) {
+        columns.reserveCapacity(layout.count)
         for column in layout where !column.bytes.isEmpty {
-            data[column.spec.normalized] = column.bytes
+            assert(columns.last.map { $0.spec < column.spec.normalized } ?? true, "columns out of order")
+            columns.append((column.spec.normalized, column.bytes))
         }
     }
 
-    subscript(spec: ColumnSpec) -> ArraySlice<UInt8>? { data[spec] }
+    subscript(spec: ColumnSpec) -> ArraySlice<UInt8>? {
+        var low = 0, high = columns.count
+        while low < high {
+            let middle = (low + high) / 2
+            if columns[middle].spec < spec { low = middle + 1 } else { high = middle }
+        }
+        return low < columns.count && columns[low].spec == spec ? columns[low].bytes : nil
+    }
 
     /// The bytes of all the columns together.
-    var byteCount: Int { data.values.reduce(0) { $0 + $1.count } }
+    var byteCount: Int { columns.reduce(0) { $0 + $1.bytes.count } }
 
     /// Encoded columns in spec order, with empty ones left out, ready for
     /// ``ColumnLayout/write(_:to:)``.
     static func nonEmpty(_ columns: [(ColumnSpec, [UInt8])]) -> [(spec: ColumnSpec, bytes: [UInt8])] {
-        columns.filter { !$0.1.isEmpty }.sorted { $0.0 < $1.0 }.map { (spec: $0.0, bytes: $0.1) }
+        var result: [(spec: ColumnSpec, bytes: [UInt8])] = []
+        result.reserveCapacity(columns.count)
+        for column in columns where !column.1.isEmpty { result.append((column.0, column.1)) }
+        // Writers hand columns over in spec order already.
+        if !result.indices.dropFirst().allSatisfy({ result[$0 - 1].spec < result[$0].spec }) {
+            result.sort { $0.spec < $1.spec }
+        }
+        return result
     }
 }
