@@ -25,7 +25,9 @@ extension DocumentState {
     }
 
     /// A document loaded from bytes.
-    static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding) throws(AutomergeError) -> DocumentState {
-        try StorageBridge.load(bytes, actor: actor, encoding: encoding)
+    static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding, ownBytes: Bool = false)
+        throws(AutomergeError) -> DocumentState
+    {
+        try StorageBridge.load(bytes, actor: actor, encoding: encoding, ownBytes: ownBytes)
     }
 }

@@ -13,7 +13,9 @@ enum StorageBridge {
         do { return try StorageFile.decode(bytes) } catch { throw .load(error) }
     }
 
-    static func changes(of chunk: DecodedChunk) throws(AutomergeError) -> [DecodedChange] {
+    /// `canonical`: whether a change chunk is known to be in canonical form
+    /// (see ``ChangeChecker``), which spares its check re-encoding it.
+    static func changes(of chunk: DecodedChunk, canonical: Bool = false) throws(AutomergeError) -> [DecodedChange] {
         switch chunk {
         case .document(_, let changes):
             var result: [DecodedChange] = []
@@ -24,7 +26,7 @@ enum StorageBridge {
             }
             return result
         case .change(let stored, let encoded):
-            return [DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes)]
+            return [DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes, isCanonical: canonical)]
         }
     }
 
@@ -41,8 +43,11 @@ enum StorageBridge {
     /// ``StorageFile/decode(_:buildingFromLeadingDocument:)``), its history
     /// from its change rows; later chunks apply as received changes. A file
     /// that does not start with a document must not leave changes waiting
-    /// for dependencies.
-    static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding) throws(AutomergeError) -> DocumentState {
+    /// for dependencies. `ownBytes`: the bytes were written by this package
+    /// (see ``Document/init(ownBytes:)``).
+    static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding, ownBytes: Bool = false)
+        throws(AutomergeError) -> DocumentState
+    {
         var state = DocumentState(actor: actor, encoding: encoding)
         let decoded: (chunks: [DecodedChunk], built: Result<OpSet, LoadError>?)
         do {
@@ -88,7 +93,7 @@ enum StorageBridge {
             chunks = chunks.dropFirst()
         }
         var received: [DecodedChange] = []
-        for chunk in chunks { received += try changes(of: chunk) }
+        for chunk in chunks { received += try changes(of: chunk, canonical: ownBytes) }
         try state.apply(received)
         if !startsWithDocument && !state.queue.isEmpty {
             throw .missingDependencies(state.queue.flatMap(\.stored.dependencies).filter { !state.history.contains($0) }.sorted())

@@ -1,4 +1,4 @@
-import Automerge
+@_spi(Storage) import Automerge
 import Foundation
 import GRDB
 
@@ -93,7 +93,7 @@ extension Datastore {
         }
         let document: Document
         do {
-            document = try Document(bytes)
+            document = try Document(ownBytes: bytes, actor: actor)
         } catch {
             throw StoreError.corruptDocument(docId: row.docId, reason: "its Automerge bytes do not load: \(error)")
         }
@@ -101,7 +101,6 @@ extension Datastore {
         guard RevisionId.make(heads: heads, generation: Int(row.generation)) == row.revId else {
             throw StoreError.corruptDocument(docId: row.docId, reason: "its bytes are not at revision \(row.revId)")
         }
-        document.actor = actor
         if forWriting { cache.store(document, for: row.docId, at: row.revId) }
         return document
     }
