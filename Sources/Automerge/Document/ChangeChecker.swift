@@ -21,10 +21,12 @@ struct ChangeChecker {
     /// Objects the checked changes create, by kind and depth.
     private(set) var created: [OpId: ObjectKind] = [:]
     private var createdDepth: [OpId: Int] = [:]
-    /// Elements the checked changes insert, by sequence.
-    private var newElements: [OpId: Set<OpId>] = [:]
-    /// Ops the checked changes put on each property (deletes excluded).
-    private var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
+    /// The sequence of each element the checked changes insert. One table
+    /// keyed by op id, where a set per sequence (or per property, below)
+    /// cost an allocation and a copy-on-write check per object touched.
+    private var newElements: [OpId: OpId] = [:]
+    /// The property of each op the checked changes put (deletes excluded).
+    private var newOpProperty: [OpId: PropertyOfObject] = [:]
 
     init(ops: OpSet, known: KnownChanges) {
         self.ops = ops
@@ -99,11 +101,11 @@ struct ChangeChecker {
                 guard kind.isSequence else { throw .invalidChange("element id in a map") }
                 if !element.isRoot || !op.insert {
                     let exists = existing.map { ops.objects[$0].sequence.contains(element) } ?? false
-                    guard exists || newElements[op.object]?.contains(element) == true else {
+                    guard exists || newElements[element] == op.object else {
                         throw .invalidChange("op \(op.id.counter) refers to a missing list element")
                     }
                 }
-                if op.insert { newElements[op.object, default: []].insert(op.id) }
+                if op.insert { newElements[op.id] = op.object }
             }
             if let made = op.action.objectType {
                 guard ops.objectIndex(of: op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
@@ -132,10 +134,9 @@ struct ChangeChecker {
             // gathering every op of the property first: a counter's key
             // keeps all its increments, and gathering them made each
             // increment cost as many hash inserts as the key had ops.
-            let fresh = newOpsAt[property]
             func isOpOfProperty(_ id: OpId) -> Bool {
-                if fresh?.contains(id) == true { return true }
-                if case .element(let element) = op.key, id == element, newElements[op.object]?.contains(element) == true {
+                if newOpProperty[id] == property { return true }
+                if case .element(let element) = op.key, id == element, newElements[element] == op.object {
                     return true
                 }
                 guard let objectIndex else { return false }
@@ -152,7 +153,7 @@ struct ChangeChecker {
                 throw .invalidChange("op \(op.id.counter) has a predecessor that is not an op on the same property")
             }
         }
-        if op.action != .delete { newOpsAt[property, default: []].insert(op.id) }
+        if op.action != .delete { newOpProperty[op.id] = property }
     }
 
     /// A received change chunk must be byte for byte what a document chunk
