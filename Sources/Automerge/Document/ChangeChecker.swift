@@ -21,12 +21,10 @@ struct ChangeChecker {
     /// Objects the checked changes create, by kind and depth.
     private(set) var created: [OpId: ObjectKind] = [:]
     private var createdDepth: [OpId: Int] = [:]
-    /// The sequence of each element the checked changes insert. One table
-    /// keyed by op id, where a set per sequence (or per property, below)
-    /// cost an allocation and a copy-on-write check per object touched.
-    private var newElements: [OpId: OpId] = [:]
-    /// The property of each op the checked changes put (deletes excluded).
-    private var newOpProperty: [OpId: PropertyOfObject] = [:]
+    /// Elements the checked changes insert, by sequence.
+    private var newElements: [OpId: Set<OpId>] = [:]
+    /// Ops the checked changes put on each property (deletes excluded).
+    private var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
 
     init(ops: OpSet, known: KnownChanges) {
         self.ops = ops
@@ -101,11 +99,11 @@ struct ChangeChecker {
                 guard kind.isSequence else { throw .invalidChange("element id in a map") }
                 if !element.isRoot || !op.insert {
                     let exists = existing.map { ops.objects[$0].sequence.contains(element) } ?? false
-                    guard exists || newElements[element] == op.object else {
+                    guard exists || newElements[op.object]?.contains(element) == true else {
                         throw .invalidChange("op \(op.id.counter) refers to a missing list element")
                     }
                 }
-                if op.insert { newElements[op.id] = op.object }
+                if op.insert { newElements[op.object, default: []].insert(op.id) }
             }
             if let made = op.action.objectType {
                 guard ops.objectIndex(of: op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
@@ -134,9 +132,10 @@ struct ChangeChecker {
             // gathering every op of the property first: a counter's key
             // keeps all its increments, and gathering them made each
             // increment cost as many hash inserts as the key had ops.
+            let fresh = newOpsAt[property]
             func isOpOfProperty(_ id: OpId) -> Bool {
-                if newOpProperty[id] == property { return true }
-                if case .element(let element) = op.key, id == element, newElements[element] == op.object {
+                if fresh?.contains(id) == true { return true }
+                if case .element(let element) = op.key, id == element, newElements[op.object]?.contains(element) == true {
                     return true
                 }
                 guard let objectIndex else { return false }
@@ -153,7 +152,7 @@ struct ChangeChecker {
                 throw .invalidChange("op \(op.id.counter) has a predecessor that is not an op on the same property")
             }
         }
-        if op.action != .delete { newOpProperty[op.id] = property }
+        if op.action != .delete { newOpsAt[property, default: []].insert(op.id) }
     }
 
     /// A received change chunk must be byte for byte what a document chunk
