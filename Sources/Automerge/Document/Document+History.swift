@@ -144,9 +144,8 @@ extension Document {
     /// it entered a document; bytes damaged since fail their checksums or
     /// the other checks, as any input does, and a crafted non-canonical
     /// change can at worst make a later save fail to load with a typed error.
-    /// It was a quarter of loading a small document of a few change chunks.
-    /// `actor` is the actor the document writes as (a random one cost
-    /// another twentieth).
+    /// `actor` is the actor the document writes as, so that none is drawn
+    /// at random first.
     @_spi(Storage)
     public convenience init(ownBytes bytes: Data, actor: ActorId) throws {
         let state = try DocumentState.load([UInt8](bytes), actor: actor, encoding: .unicodeScalar, ownBytes: true)

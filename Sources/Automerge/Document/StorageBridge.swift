@@ -44,7 +44,7 @@ enum StorageBridge {
     /// from its change rows; later chunks apply as received changes. A file
     /// that does not start with a document must not leave changes waiting
     /// for dependencies. `ownBytes`: the bytes were written by this package
-    /// (see ``Document/init(ownBytes:)``).
+    /// (see ``Document/init(ownBytes:actor:)``).
     static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding, ownBytes: Bool = false)
         throws(AutomergeError) -> DocumentState
     {
