@@ -194,13 +194,8 @@ struct ColumnSet: Sendable {
     /// Encoded columns in spec order, with empty ones left out, ready for
     /// ``ColumnLayout/write(_:to:)``.
     static func nonEmpty(_ columns: [(ColumnSpec, [UInt8])]) -> [(spec: ColumnSpec, bytes: [UInt8])] {
-        var result: [(spec: ColumnSpec, bytes: [UInt8])] = []
-        result.reserveCapacity(columns.count)
-        for column in columns where !column.1.isEmpty { result.append((column.0, column.1)) }
-        // Writers hand columns over in spec order already.
-        if !result.indices.dropFirst().allSatisfy({ result[$0 - 1].spec < result[$0].spec }) {
-            result.sort { $0.spec < $1.spec }
-        }
+        var result = columns.compactMap { $0.1.isEmpty ? nil : (spec: $0.0, bytes: $0.1) }
+        result.sort { $0.spec < $1.spec }
         return result
     }
 }
