@@ -51,8 +51,8 @@ enum StorageBridge {
         var state = DocumentState(actor: actor, encoding: encoding)
         let decoded: (chunks: [DecodedChunk], built: Result<OpSet, LoadError>?)
         do {
-            decoded = try StorageFile.decode(bytes, buildingFromLeadingDocument: { document in
-                Result { () throws(LoadError) in try OpSet.load(document, encoding: encoding) }
+            decoded = try StorageFile.decode(bytes, buildingFromLeadingDocument: { feed in
+                Result { () throws(LoadError) in try OpSet.load(feed, encoding: encoding) }
             })
         } catch { throw .load(error) }
         var chunks = decoded.chunks[...]

@@ -9,18 +9,55 @@
 /// still checked: an op in an unknown object, a key of the wrong kind, an
 /// update of a missing element or an out-of-range id is a typed error.
 extension OpSet {
-    static func load(_ document: StoredDocument, encoding: TextEncoding) throws(LoadError) -> OpSet {
-        try document.ops.rows.withUnsafeBufferPointer { rows throws(LoadError) in
-            try load(document, rows: rows, encoding: encoding)
+    /// Builds the op set of a document chunk from its rows as `feed` hands
+    /// them over: block by block while they are decoded, or all at once.
+    static func load(_ feed: OpRowFeed, encoding: TextEncoding) throws(LoadError) -> OpSet {
+        var loader: RowLoader?
+        var strings: [String] = []
+        var consumed = 0
+        while true {
+            switch feed.next(after: consumed) {
+            case .failed(let error):
+                throw error
+            case .rows(let window):
+                if loader == nil { loader = RowLoader(actors: window.actors, encoding: encoding) }
+                strings += window.newStrings
+                try loader!.load(window.rows, from: consumed, groupIds: window.groupIds, strings: strings,
+                                 valueBytes: window.valueBytes)
+                consumed = window.rows.count
+            case .finished(let document):
+                let ops = document.ops
+                // Rows are fed only when none is an increment: a loader that
+                // took none yet has the increments to find.
+                let findsIncrements = loader == nil
+                var loader = loader ?? RowLoader(actors: document.actors, encoding: encoding)
+                try ops.rows.withUnsafeBufferPointer { rows throws(LoadError) in
+                    try ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
+                        if findsIncrements { try loader.noteIncrements(in: rows, valueBytes: ops.valueBytes) }
+                        try loader.load(rows, from: consumed, groupIds: groupIds, strings: ops.strings, valueBytes: ops.valueBytes)
+                    }
+                }
+                return loader.finish(changes: document.changes)
+            }
         }
     }
 
-    private static func load(
-        _ document: StoredDocument, rows: UnsafeBufferPointer<StoredOpRows.Row>, encoding: TextEncoding
-    ) throws(LoadError) -> OpSet {
-        var opSet = OpSet(encoding: encoding)
-        let actorIndices = opSet.actors.intern(contentsOf: document.actors)
-        let stored = document.ops
+    /// Builds an op set from document rows taken in order.
+    private struct RowLoader {
+        var opSet: OpSet
+        let encoding: TextEncoding
+        /// The op-set actor index of each document actor.
+        let actorIndices: [UInt32]
+        /// The amounts of the increment ops, by id: a successor that is one carries its amount.
+        var increments: [OpId: Int64] = [:]
+        var currentObject = OpId.root
+        var currentIndex = 0
+
+        init(actors: [ActorId], encoding: TextEncoding) {
+            opSet = OpSet(encoding: encoding)
+            self.encoding = encoding
+            actorIndices = opSet.actors.intern(contentsOf: actors)
+        }
 
         func opId(_ stored: StoredOpId, row: Int) throws(LoadError) -> OpId {
             guard stored.actor >= 0, stored.actor < actorIndices.count else {
@@ -30,16 +67,28 @@ extension OpSet {
             return OpId(counter: UInt32(stored.counter), actor: actorIndices[stored.actor])
         }
 
-        var increments: [OpId: Int64] = [:]
-        for row in rows.indices where rows[row].action == OpAction.increment.rawValue {
-            guard let id = rows[row].id else { throw .missingColumn(column: "id") }
-            increments[try opId(id, row: row)] = ChangeOp.amount(of: stored.value(of: rows[row]))
+        mutating func noteIncrements(in rows: UnsafeBufferPointer<StoredOpRows.Row>, valueBytes: ArraySlice<UInt8>) throws(LoadError) {
+            for row in rows.indices where rows[row].action == OpAction.increment.rawValue {
+                guard let id = rows[row].id else { throw .missingColumn(column: "id") }
+                increments[try opId(id, row: row)] = ChangeOp.amount(of: StoredOpRows.value(of: rows[row], in: valueBytes))
+            }
         }
 
-        var currentObject = OpId.root
-        var currentIndex = 0
-        for row in rows.indices {
-            let op = rows[row]
+        /// Adds the rows from `start` on.
+        mutating func load(
+            _ rows: UnsafeBufferPointer<StoredOpRows.Row>, from start: Int, groupIds: UnsafeBufferPointer<StoredOpId>,
+            strings: [String], valueBytes: ArraySlice<UInt8>
+        ) throws(LoadError) {
+            for row in start..<rows.count {
+                try add(rows[row], row: row, groupIds: groupIds, strings: strings, valueBytes: valueBytes)
+            }
+        }
+
+        @inline(__always)
+        private mutating func add(
+            _ op: StoredOpRows.Row, row: Int, groupIds: UnsafeBufferPointer<StoredOpId>, strings: [String],
+            valueBytes: ArraySlice<UInt8>
+        ) throws(LoadError) {
             guard let storedId = op.id else { throw .missingColumn(column: "id") }
             let id = try opId(storedId, row: row)
             let object = try op.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
@@ -54,23 +103,24 @@ extension OpSet {
             var successors = SuccessorList()
             if op.groupCount == 1 {
                 // The common case (a deleted character) without an array.
-                let successorId = try opId(stored.groupIds[Int(op.groupStart)], row: row)
+                let successorId = try opId(groupIds[Int(op.groupStart)], row: row)
                 successors.insert(Successor(id: successorId, increment: increments.isEmpty ? nil : increments[successorId]),
                                   actors: opSet.actors)
             } else if op.groupCount > 1 {
                 var list: [Successor] = []
                 list.reserveCapacity(Int(op.groupCount))
-                for successor in stored.groupIds[op.groupRange] {
+                for successor in groupIds[op.groupRange] {
                     let successorId = try opId(successor, row: row)
                     list.append(Successor(id: successorId, increment: increments[successorId]))
                 }
-                list.sort { opSet.actors.precedes($0.id, $1.id) }
+                let actors = opSet.actors
+                list.sort { actors.precedes($0.id, $1.id) }
                 successors = SuccessorList(sorted: list)
             }
-            let value = stored.value(of: op)
-            let markName = op.markName == 0 ? nil : stored.markName(of: op)
+            let value = StoredOpRows.value(of: op, in: valueBytes)
+            let markName = StoredOpRows.markName(of: op, in: strings)
             let kind = opSet.objects[currentIndex].kind
-            let mapKey = stored.mapKey(of: op).map(MapKey.init)
+            let mapKey = StoredOpRows.mapKey(of: op, in: strings).map(MapKey.init)
             // The element a sequence op targets: an object a put makes there lives at it.
             var target = OpId.root
             if let key = mapKey {
@@ -88,16 +138,8 @@ extension OpSet {
                                         markName: markName, successors: successors),
                         after: target)
                 } else {
-                    let update = Op(id: id, action: action, insert: false, key: .element(target), value: value,
-                                    expand: op.expand, markName: markName, successors: successors)
-                    var found = opSet.objects[currentIndex].sequence.recentLocation(of: target)
-                    if found == nil {
-                        opSet.objects[currentIndex].sequence.ensureIndexed()
-                        found = opSet.objects[currentIndex].sequence.location(of: target)
-                    }
-                    guard let location = found else { throw .invalidKey(row: row, reason: "an update of a missing element") }
-                    let actors = opSet.actors
-                    opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(update, actors: actors) }
+                    try update(target, with: Op(id: id, action: action, insert: false, key: .element(target), value: value,
+                                                expand: op.expand, markName: markName, successors: successors), row: row)
                 }
             }
             if let created = action.objectType {
@@ -112,11 +154,27 @@ extension OpSet {
             }
             opSet.maxOp = max(opSet.maxOp, UInt64(id.counter))
         }
-        for change in document.changes { opSet.maxOp = max(opSet.maxOp, change.maxOp) }
-        for index in opSet.objects.indices where opSet.objects[index].kind.isSequence {
-            opSet.objects[index].sequence.endBulkLoad()
+
+        /// Adds `update` to the sequence element `target` of the current object.
+        private mutating func update(_ target: OpId, with update: Op, row: Int) throws(LoadError) {
+            var found = opSet.objects[currentIndex].sequence.recentLocation(of: target)
+            if found == nil {
+                opSet.objects[currentIndex].sequence.ensureIndexed()
+                found = opSet.objects[currentIndex].sequence.location(of: target)
+            }
+            guard let location = found else { throw .invalidKey(row: row, reason: "an update of a missing element") }
+            let actors = opSet.actors
+            opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(update, actors: actors) }
         }
-        return opSet
+
+        /// The op set, once every row is in.
+        consuming func finish(changes: [StoredChangeMetadata]) -> OpSet {
+            for change in changes { opSet.maxOp = max(opSet.maxOp, change.maxOp) }
+            for index in opSet.objects.indices where opSet.objects[index].kind.isSequence {
+                opSet.objects[index].sequence.endBulkLoad()
+            }
+            return opSet
+        }
     }
 }
 

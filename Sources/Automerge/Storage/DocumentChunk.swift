@@ -54,15 +54,36 @@ enum DocumentChunk {
     /// has verified, with every check Rust makes on load except the heads
     /// (see ``ChangeReconstruction``).
     static func decode(_ chunk: Chunk, limits: DecodeLimits = .default) throws(LoadError) -> StoredDocument {
+        try decode(try sections(of: chunk, limits: limits))
+    }
+
+    /// A document chunk read as far as its columns, inflated: what is left
+    /// is decoding their rows.
+    struct Sections {
+        let actors: [ActorId]
+        let heads: [ChangeHash]
+        let changeColumns: ColumnSet
+        let opColumns: ColumnSet
+        let headsIndex: [Int]
+        /// The most rows a column may decode to.
+        let rowLimit: Int
+
+        /// How many op rows the chunk holds, as its action column counts
+        /// them; nil when that column does not decode (the full decode then
+        /// says why).
+        var opRowCount: Int? {
+            guard let actions = opColumns[.action] else { return 0 }
+            var reader = RLEReader<UInt64>(actions, column: "action", check: ColumnCheck(canonical: true, nullable: false, limit: rowLimit))
+            return try? reader.count()
+        }
+    }
+
+    /// Reads a document chunk's header and columns, inflating the deflated ones.
+    static func sections(of chunk: Chunk, limits: DecodeLimits = .default) throws(LoadError) -> Sections {
         guard chunk.type == .document else {
             throw .unexpectedChunkType(expected: ChunkType.document.rawValue, found: chunk.type.rawValue)
         }
-        return try decodeContents(chunk.contents, limits: limits)
-    }
-
-    /// Decodes the contents of a document chunk.
-    static func decodeContents(_ contents: ArraySlice<UInt8>, limits: DecodeLimits = .default) throws(LoadError) -> StoredDocument {
-        var reader = ByteReader(contents)
+        var reader = ByteReader(chunk.contents)
         let actors = try reader.readActors("document actors")
         let heads = try reader.readHashes("document heads")
         let changeLayout = try ColumnLayout.read(&reader, section: "document change")
@@ -95,30 +116,36 @@ enum DocumentChunk {
             }
             guard reader.isAtEnd else { throw .trailingBytes(what: "document heads index") }
         }
+        return Sections(actors: actors, heads: heads, changeColumns: ColumnSet(layout: changeColumns),
+                        opColumns: ColumnSet(layout: opColumns), headsIndex: headsIndex,
+                        rowLimit: limits.rowLimit(dataSize: inflatedTotal))
+    }
 
-        let rowLimit = limits.rowLimit(dataSize: inflatedTotal)
+    /// Decodes the rows of a document chunk's sections, handing the op rows
+    /// to `feed` as they are decoded if given (see ``OpRowFeed``; the
+    /// caller finishes the feed).
+    static func decode(_ sections: Sections, feed: OpRowFeed? = nil) throws(LoadError) -> StoredDocument {
         let decodeChanges = {
             Result { () throws(LoadError) in
-                try DocumentChangeColumns.decode(ColumnSet(layout: changeColumns), actorCount: actors.count, rowLimit: rowLimit)
+                try DocumentChangeColumns.decode(sections.changeColumns, actorCount: sections.actors.count, rowLimit: sections.rowLimit)
             }
         }
         let decodeOps = {
             Result { () throws(LoadError) in
-                try OpColumns.decode(ColumnSet(layout: opColumns), kind: .document, actorCount: actors.count, canonical: true,
-                                     rowLimit: rowLimit)
+                try OpColumns.decode(sections.opColumns, kind: .document, actorCount: sections.actors.count, canonical: true,
+                                     rowLimit: sections.rowLimit, feeding: feed.map { ($0, sections.actors) })
             }
         }
         // The two sections are independent: a long history's change
         // columns take as long to decode as its op columns. (A short one's
         // are not worth a second core, nor the heap a second thread's
         // allocations start.)
-        let changeBytes = changeColumns.reduce(0) { $0 + $1.bytes.count }
-        let (changes, ops) = changeBytes >= concurrentDecodeThreshold
+        let (changes, ops) = sections.changeColumns.byteCount >= concurrentDecodeThreshold
             ? Concurrently.run(decodeChanges, decodeOps)
             : (decodeChanges(), decodeOps())
         // Errors in the order a one-core decode meets them: changes first.
-        return StoredDocument(actors: actors, heads: heads, changes: try changes.get(), ops: try ops.get(),
-                              headsIndex: headsIndex)
+        return StoredDocument(actors: sections.actors, heads: sections.heads, changes: try changes.get(), ops: try ops.get(),
+                              headsIndex: sections.headsIndex)
     }
 
     /// From how many bytes of change columns a document decodes its change

@@ -45,8 +45,16 @@ enum OpColumns {
     ///   - canonical: whether to reject non-canonical RLE and boolean runs
     ///     (Rust checks document op columns, not change op columns).
     ///   - rowLimit: the most rows any column may decode to.
+    ///   - feeding: a feed to hand the rows to as they are decoded (see
+    ///     ``OpRowFeed``), with the actor table. Rows are fed only when the
+    ///     builder can take them in order: when no op is an increment (a
+    ///     successor's increment is read from a later row), when storage
+    ///     for every row and group id fits the column bytes (reserved up
+    ///     front, it may not move) and when the group ids count without
+    ///     error (else the decode meets the error as it would unfed).
     static func decode(
-        _ columns: ColumnSet, kind: Kind, actorCount: Int, canonical: Bool, rowLimit: Int
+        _ columns: ColumnSet, kind: Kind, actorCount: Int, canonical: Bool, rowLimit: Int,
+        feeding: (feed: OpRowFeed, actors: [ActorId])? = nil
     ) throws(LoadError) -> StoredOpRows {
         func check(nullable: Bool) -> ColumnCheck {
             ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit)
@@ -62,13 +70,21 @@ enum OpColumns {
         }
 
         var actions = rle(columns[.action], UInt64.self, "action", nullable: false)
-        let rows: Int
-        do {
+        var rows = 0
+        var hasIncrements = false
+        if actions.isPresent {
             // Counted on a copy: a run may claim millions of rows in a few
             // bytes, and an array of them was allocated before any other
             // column confirmed one (Corpus/decode/action-run-reserves-gigabytes).
-            var counting = actions
-            rows = counting.isPresent ? try counting.reader.count() : 0
+            var counting = actions.reader
+            if feeding == nil {
+                rows = try counting.count()
+            } else {
+                while try !counting.isAtEnd() {
+                    if try counting.next() == 5 { hasIncrements = true }  // increment
+                }
+                rows = counting.produced
+            }
         }
 
         var objActor = rle(columns[.objActor], UInt64.self, "obj actor", nullable: true)
@@ -113,6 +129,15 @@ enum OpColumns {
         // real document's columns hold more bytes than it has rows, so it
         // still gets one allocation.
         var ops = StoredOpRows(kind: kind, valueBytes: values.raw, reservingCapacity: min(rows, max(1024, columns.byteCount)))
+        var feed: OpRowFeed? = nil
+        if let feeding, !hasIncrements, rows <= max(1024, columns.byteCount) {
+            var countingGroups = groupActors.reader
+            if let groupIdCount = try? countingGroups.count(), groupIdCount <= max(1024, columns.byteCount) {
+                ops.beginFeeding(feeding.feed, rows: rows, groupIds: groupActors.isPresent ? groupIdCount : 0, actors: feeding.actors)
+                feed = feeding.feed
+            }
+        }
+        var stringsPublished = 0
         var groupTotal = 0
         for row in 0..<rows {
             // Object: both null is the root.
@@ -186,6 +211,9 @@ enum OpColumns {
                 object: object, key: key, insert: insert, action: UInt8(action), value: value, id: id,
                 groupStart: groupStart, expand: try item(&expands, "expand", row, rows),
                 markName: try item(&markNames, "mark name", row, rows))
+            if let feed, row % OpRowFeed.publishInterval == OpRowFeed.publishInterval - 1 {
+                ops.publish(to: feed, stringsPublished: &stringsPublished)
+            }
         }
 
         // Every column must end with the rows: count what is left of any that does not.
@@ -209,6 +237,7 @@ enum OpColumns {
         try finish(&groupCounters, groupCounterColumn, expected: groupTotal)
         try finish(&idActors, "id actor", expected: rows)
         try finish(&idCounters, "id counter", expected: rows)
+        if feed != nil { ops.endFeeding() }
         return ops
     }
 }

@@ -39,11 +39,12 @@ enum StorageFile {
         bytes.count > 8 && bytes.starts(with: ChunkFraming.magic) && bytes[8] == ChunkType.document.rawValue
     }
 
-    /// Work to run on a leading document chunk's rows (building the op set).
-    typealias DocumentBuild<Built> = (StoredDocument) -> Result<Built, LoadError>
+    /// Work to run on a leading document chunk's rows (building the op
+    /// set), which it reads from a feed (see ``OpRowFeed``).
+    typealias DocumentBuild<Built> = (OpRowFeed) -> Result<Built, LoadError>
 
     /// From this many op rows, a leading document's op set is built on one
-    /// core while its changes are rebuilt on another.
+    /// core while its rows are decoded and its changes rebuilt on the other.
     static let concurrentBuildThreshold = 20_000
 
     /// Decodes every chunk of `bytes`. Errors carry the index of the chunk
@@ -111,23 +112,43 @@ enum StorageFile {
     /// A document chunk with its rebuilt changes, and what `build` made of
     /// it (see ``decode(_:verifyHeads:limits:buildingFromLeadingDocument:)``;
     /// `build` runs only when the rebuild succeeded or ran beside it).
+    ///
+    /// A large document's build runs on another core from the start: fed
+    /// the rows as they are decoded, then beside the checks and the
+    /// rebuild of the changes, which follow the decode on this thread.
     private static func decodeDocument<Built>(
         _ chunk: Chunk, verifyHeads: Bool, limits: DecodeLimits, alongside build: DocumentBuild<Built>?
     ) throws(LoadError) -> (chunk: DecodedChunk, built: Result<Built, LoadError>?) {
-        let document = try DocumentChunk.decode(chunk, limits: limits)
-        try MarkOrderValidation.validate(document)
-        let rebuild = {
-            Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads) }
+        let sections = try DocumentChunk.sections(of: chunk, limits: limits)
+        func checkAndRebuild(_ document: StoredDocument) throws(LoadError) -> [ReconstructedChange] {
+            try MarkOrderValidation.validate(document)
+            return try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads)
         }
-        let changes: Result<[ReconstructedChange], LoadError>
-        var built: Result<Built, LoadError>?
-        if let build, document.ops.count >= concurrentBuildThreshold {
-            (changes, built) = Concurrently.run(rebuild, { build(document) })
-            FreedMemory.returnToSystem()
-        } else {
-            changes = rebuild()
-            if let build, case .success = changes { built = build(document) }
+        guard let build, let rows = sections.opRowCount, rows >= concurrentBuildThreshold else {
+            let document = try DocumentChunk.decode(sections)
+            let changes = try checkAndRebuild(document)
+            var built: Result<Built, LoadError>?
+            if let build {
+                let feed = OpRowFeed()
+                feed.finish(.success(document))
+                built = build(feed)
+            }
+            return (.document(document, changes: changes), built)
         }
-        return (.document(document, changes: try changes.get()), built)
+        let feed = OpRowFeed()
+        let (decoded, built) = Concurrently.run({ () -> Result<(StoredDocument, [ReconstructedChange]), LoadError> in
+            let document: StoredDocument
+            do throws(LoadError) {
+                document = try DocumentChunk.decode(sections, feed: feed)
+            } catch {
+                feed.finish(.failure(error))
+                return .failure(error)
+            }
+            feed.finish(.success(document))
+            return Result { () throws(LoadError) in (document, try checkAndRebuild(document)) }
+        }, { build(feed) })
+        FreedMemory.returnToSystem()
+        let (document, changes) = try decoded.get()
+        return (.document(document, changes: changes), built)
     }
 }

@@ -70,13 +70,15 @@ struct StoredOpRows: Sendable {
 
     /// Whether the group ids are predecessors (a change) or successors (a document).
     let kind: OpColumns.Kind
-    private(set) var rows: [Row] = []
+    /// The rows, in storage a builder on another thread can follow while
+    /// they are decoded (see ``OpRowFeed``).
+    private(set) var rows = FollowableBuffer<Row>()
     /// The raw value bytes the rows point into.
     private(set) var valueBytes: ArraySlice<UInt8>
     /// Map keys and mark names.
     private(set) var strings: [String] = []
     /// Every row's group ids, end to end.
-    private(set) var groupIds: [StoredOpId] = []
+    private(set) var groupIds = FollowableBuffer<StoredOpId>()
 
     init(kind: OpColumns.Kind, valueBytes: ArraySlice<UInt8> = [], reservingCapacity capacity: Int = 0) {
         self.kind = kind
@@ -131,6 +133,28 @@ struct StoredOpRows: Sendable {
     @inline(__always)
     mutating func appendGroupId(_ id: StoredOpId) { groupIds.append(id) }
 
+    /// Reserves room for every row and group id of a chunk and has `feed`
+    /// follow them as they are appended (see ``publish(to:stringsPublished:)``).
+    mutating func beginFeeding(_ feed: OpRowFeed, rows rowCount: Int, groupIds groupCount: Int, actors: [ActorId]) {
+        rows.reserveCapacity(rowCount)
+        groupIds.reserveCapacity(groupCount)
+        feed.begin(actors: actors, rows: rows.beginFollowing(), groupIds: groupIds.beginFollowing(), valueBytes: valueBytes)
+    }
+
+    /// Tells `feed` that the rows and group ids appended so far may be
+    /// read, with the strings interned after the first `stringsPublished`.
+    func publish(to feed: OpRowFeed, stringsPublished: inout Int) {
+        feed.publish(rowCount: rows.count, groupCount: groupIds.count, newStrings: strings[stringsPublished...])
+        stringsPublished = strings.count
+    }
+
+    /// Ends feeding: the rows and group ids may be rewritten again (copied
+    /// first, while the feed holds them).
+    mutating func endFeeding() {
+        rows.endFollowing()
+        groupIds.endFollowing()
+    }
+
     /// The index of `string` in ``strings``: the last one when it has the
     /// same bytes (a string column repeats its runs' value), else a new one.
     /// Bytes, not `==`: Swift's `==` holds "é" and "e\u{301}" equal.
@@ -148,14 +172,28 @@ struct StoredOpRows: Sendable {
     }
 
     /// The map key of `row`; nil for a list or text op.
-    func mapKey(of row: Row) -> String? { row.isMapKey ? strings[Int(row.keyCounter)] : nil }
+    func mapKey(of row: Row) -> String? { Self.mapKey(of: row, in: strings) }
 
     /// The mark name of `row`.
-    func markName(of row: Row) -> String? { row.markName == 0 ? nil : strings[Int(row.markName) - 1] }
+    func markName(of row: Row) -> String? { Self.markName(of: row, in: strings) }
 
-    /// The value of `row`. Rows hold values that decoded (or came from a
+    /// The value of `row`.
+    func value(of row: Row) -> Primitive { Self.value(of: row, in: valueBytes) }
+
+    /// The map key of `row`, a row of rows whose strings are `strings`.
+    static func mapKey(of row: Row, in strings: [String]) -> String? {
+        row.isMapKey ? strings[Int(row.keyCounter)] : nil
+    }
+
+    /// The mark name of `row`, a row of rows whose strings are `strings`.
+    static func markName(of row: Row, in strings: [String]) -> String? {
+        row.markName == 0 ? nil : strings[Int(row.markName) - 1]
+    }
+
+    /// The value of `row`, a row of rows whose value bytes are
+    /// `valueBytes`. Rows hold values that decoded (or came from a
     /// ``Primitive``), so this cannot meet bad bytes.
-    func value(of row: Row) -> Primitive {
+    static func value(of row: Row, in valueBytes: ArraySlice<UInt8>) -> Primitive {
         let start = valueBytes.startIndex + Int(row.valueStart)
         // A character of text: most values of a text document, and making
         // each String afresh (validating its one byte) was a tenth of a load.
