@@ -25,6 +25,14 @@ extension ColumnReader {
         while try !isAtEnd() { _ = try next() }
         return produced
     }
+
+    /// Reads the column until it meets `value`; whether it did.
+    mutating func contains<V: Equatable>(_ value: V) throws(LoadError) -> Bool where Item == V? {
+        while try !isAtEnd() {
+            if try next() == value { return true }
+        }
+        return false
+    }
 }
 
 /// Reads an RLE column (see ``RLEColumn``).

@@ -70,21 +70,13 @@ enum OpColumns {
         }
 
         var actions = rle(columns[.action], UInt64.self, "action", nullable: false)
-        var rows = 0
-        var hasIncrements = false
-        if actions.isPresent {
+        let rows: Int
+        do {
             // Counted on a copy: a run may claim millions of rows in a few
             // bytes, and an array of them was allocated before any other
             // column confirmed one (Corpus/decode/action-run-reserves-gigabytes).
-            var counting = actions.reader
-            if feeding == nil {
-                rows = try counting.count()
-            } else {
-                while try !counting.isAtEnd() {
-                    if try counting.next() == 5 { hasIncrements = true }  // increment
-                }
-                rows = counting.produced
-            }
+            var counting = actions
+            rows = counting.isPresent ? try counting.reader.count() : 0
         }
 
         var objActor = rle(columns[.objActor], UInt64.self, "obj actor", nullable: true)
@@ -129,13 +121,9 @@ enum OpColumns {
         // real document's columns hold more bytes than it has rows, so it
         // still gets one allocation.
         var ops = StoredOpRows(kind: kind, valueBytes: values.raw, reservingCapacity: min(rows, max(1024, columns.byteCount)))
-        var feed: OpRowFeed? = nil
-        if let feeding, !hasIncrements, rows <= max(1024, columns.byteCount) {
-            var countingGroups = groupActors.reader
-            if let groupIdCount = try? countingGroups.count(), groupIdCount <= max(1024, columns.byteCount) {
-                ops.beginFeeding(feeding.feed, rows: rows, groupIds: groupActors.isPresent ? groupIdCount : 0, actors: feeding.actors)
-                feed = feeding.feed
-            }
+        let feed = feeding.flatMap { feeding in
+            startFeeding(feeding.feed, actors: feeding.actors, ops: &ops, rows: rows, actions: actions.reader,
+                         groupActors: groupActors, byteBudget: max(1024, columns.byteCount))
         }
         var stringsPublished = 0
         var groupTotal = 0
@@ -242,10 +230,29 @@ enum OpColumns {
     }
 }
 
+extension OpColumns {
+    /// Starts feeding `ops` to `feed` if the builder can take them in order
+    /// (see ``decode(_:kind:actorCount:canonical:rowLimit:feeding:)``), and
+    /// returns the feed if so.
+    fileprivate static func startFeeding(
+        _ feed: OpRowFeed, actors: [ActorId], ops: inout StoredOpRows, rows: Int, actions: RLEReader<UInt64>,
+        groupActors: OptionalColumn<RLEReader<UInt64>>, byteBudget: Int
+    ) -> OpRowFeed? {
+        guard rows <= byteBudget else { return nil }
+        var actions = actions
+        var groupIdReader = groupActors.reader
+        let increment: UInt64 = 5
+        guard let hasIncrements = try? actions.contains(increment), !hasIncrements,
+              let groupIdCount = try? groupIdReader.count(), groupIdCount <= byteBudget else { return nil }
+        ops.beginFeeding(feed, rows: rows, groupIds: groupActors.isPresent ? groupIdCount : 0, actors: actors)
+        return feed
+    }
+}
+
 /// A column a chunk may leave out, read in place. As a `Reader?`, every
 /// read of every row asked the optional for its case through an outlined
 /// helper (4% of a load); here that is one stored flag.
-private struct OptionalColumn<Reader: ColumnReader> {
+fileprivate struct OptionalColumn<Reader: ColumnReader> {
     let isPresent: Bool
     /// Reads nothing when the column is absent (it is then built on no bytes).
     var reader: Reader

@@ -10,11 +10,14 @@
 /// while it follows write in place past what it reads.
 struct FollowableBuffer<Element: BitwiseCopyable>: RandomAccessCollection {
     fileprivate final class Storage {
-        var base: UnsafeMutablePointer<Element>
-        var count = 0
-        var capacity: Int
-        /// Set while a follower reads: the storage may then neither move
-        /// nor be written below ``count``.
+        let base: UnsafeMutablePointer<Element>
+        let capacity: Int
+        /// How many elements the buffer holding the most has written: a
+        /// buffer at that mark may append in place while followed, as no
+        /// copy sees past its own count.
+        var written = 0
+        /// Set while a follower reads: the elements below ``written`` may
+        /// then not be written again.
         var isFollowed = false
 
         init(capacity: Int) {
@@ -24,28 +27,31 @@ struct FollowableBuffer<Element: BitwiseCopyable>: RandomAccessCollection {
 
         deinit { base.deallocate() }
 
-        func copy(capacity: Int) -> Storage {
+        /// A storage of `capacity` holding the first `count` elements.
+        func copy(count: Int, capacity: Int) -> Storage {
             let copy = Storage(capacity: Swift.max(capacity, count))
             copy.base.initialize(from: base, count: count)
-            copy.count = count
+            copy.written = count
             return copy
         }
     }
 
     private var storage: Storage
+    /// This buffer's elements: the first `count` of the storage's.
+    private(set) var count = 0
 
     init() { storage = Storage(capacity: 0) }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { storage.count }
+    var endIndex: Int { count }
 
     subscript(position: Int) -> Element {
         get {
-            precondition(position >= 0 && position < storage.count, "index out of range")
+            precondition(position >= 0 && position < count, "index out of range")
             return storage.base[position]
         }
         set {
-            precondition(position >= 0 && position < storage.count, "index out of range")
+            precondition(position >= 0 && position < count, "index out of range")
             makeUnique(capacity: storage.capacity)
             storage.base[position] = newValue
         }
@@ -53,35 +59,41 @@ struct FollowableBuffer<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// Room for `capacity` elements in all, so that appends up to it do not move the storage.
     mutating func reserveCapacity(_ capacity: Int) {
-        if capacity > storage.capacity { makeUnique(capacity: capacity, force: true) }
+        guard capacity > storage.capacity else { return }
+        precondition(!storage.isFollowed, "a followed buffer may not move")
+        storage = storage.copy(count: count, capacity: capacity)
     }
 
     @inline(__always)
     mutating func append(_ element: Element) {
-        if !storage.isFollowed && (storage.count == storage.capacity || !isKnownUniquelyReferenced(&storage)) {
-            makeUnique(capacity: storage.count == storage.capacity ? storage.capacity * 2 : storage.capacity, force: true)
+        let inPlace = count < storage.capacity
+            && (storage.isFollowed ? count == storage.written : isKnownUniquelyReferenced(&storage))
+        if !inPlace {
+            precondition(!storage.isFollowed || count != storage.written, "a followed buffer may not grow past its reserved capacity")
+            storage = storage.copy(count: count, capacity: count < storage.capacity ? storage.capacity : 2 * storage.capacity)
         }
-        precondition(storage.count < storage.capacity, "a followed buffer may not grow past its reserved capacity")
-        (storage.base + storage.count).initialize(to: element)
-        storage.count += 1
+        (storage.base + count).initialize(to: element)
+        count += 1
+        storage.written = count
     }
 
     mutating func removeLast() -> Element {
-        precondition(storage.count > 0, "removeLast from an empty buffer")
-        makeUnique(capacity: storage.capacity)
-        storage.count -= 1
-        return storage.base[storage.count]
+        precondition(count > 0, "removeLast from an empty buffer")
+        count -= 1
+        return storage.base[count]
     }
 
     func withUnsafeBufferPointer<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<Element>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        try body(UnsafeBufferPointer(start: storage.base, count: count))
     }
 
-    private mutating func makeUnique(capacity: Int, force: Bool = false) {
-        precondition(!storage.isFollowed, "a followed buffer may only be appended to")
-        if force || !isKnownUniquelyReferenced(&storage) { storage = storage.copy(capacity: capacity) }
+    /// Makes the storage this buffer's alone, and not followed.
+    private mutating func makeUnique(capacity: Int) {
+        if storage.isFollowed || !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(count: count, capacity: capacity)
+        }
     }
 
     // MARK: Following
@@ -94,21 +106,24 @@ struct FollowableBuffer<Element: BitwiseCopyable>: RandomAccessCollection {
 
         /// The first `count` elements.
         func prefix(_ count: Int) -> UnsafeBufferPointer<Element> {
-            UnsafeBufferPointer(start: storage.base, count: count)
+            precondition(count >= 0 && count <= storage.capacity, "a follower reads past the storage")
+            return UnsafeBufferPointer(start: storage.base, count: count)
         }
     }
 
-    /// Starts a follower: until ``endFollowing()``, appends write in place
-    /// and the buffer may not grow past its capacity, be written below its
-    /// count or be copied into.
+    /// Starts a follower: until ``endFollowing()``, this buffer appends in
+    /// place up to its capacity though the follower holds the storage
+    /// (one thread appends; other writes copy the storage first). Reserve
+    /// the capacity first: an append past it moves the buffer to new
+    /// storage the follower does not see.
     mutating func beginFollowing() -> Follower {
         makeUnique(capacity: storage.capacity)
         storage.isFollowed = true
         return Follower(storage: storage)
     }
 
-    /// Ends the writer's side of following: further writes copy the
-    /// storage while the follower still holds it.
+    /// Ends following: writes follow copy-on-write again (the follower
+    /// still holds the storage, so they copy it).
     mutating func endFollowing() { storage.isFollowed = false }
 }
 
