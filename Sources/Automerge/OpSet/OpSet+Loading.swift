@@ -26,18 +26,15 @@ extension OpSet {
                                  valueBytes: window.valueBytes)
                 consumed = window.rows.count
             case .finished(let document):
-                let ops = document.ops
-                // Rows are fed only when none is an increment: a loader that
-                // took none yet has the increments to find.
+                // Rows are fed only when none is an increment: a loader
+                // that took none yet has the increments to find. (Moved
+                // out of the optional, not copied: a second reference
+                // would make every write below copy what it writes to.)
+                var rest = loader ?? RowLoader(actors: document.actors, encoding: encoding)
                 let findsIncrements = loader == nil
-                var loader = loader ?? RowLoader(actors: document.actors, encoding: encoding)
-                try ops.rows.withUnsafeBufferPointer { rows throws(LoadError) in
-                    try ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
-                        if findsIncrements { try loader.noteIncrements(in: rows, valueBytes: ops.valueBytes) }
-                        try loader.load(rows, from: consumed, groupIds: groupIds, strings: ops.strings, valueBytes: ops.valueBytes)
-                    }
-                }
-                return loader.finish(changes: document.changes)
+                loader = nil
+                try rest.load(document.ops, from: consumed, findingIncrements: findsIncrements)
+                return rest.finish(changes: document.changes)
             }
         }
     }
@@ -71,6 +68,17 @@ extension OpSet {
             for row in rows.indices where rows[row].action == OpAction.increment.rawValue {
                 guard let id = rows[row].id else { throw .missingColumn(column: "id") }
                 increments[try opId(id, row: row)] = ChangeOp.amount(of: StoredOpRows.value(of: rows[row], in: valueBytes))
+            }
+        }
+
+        /// Adds the rows of `ops` from `start` on, first noting the
+        /// increments among all of them if `findingIncrements`.
+        mutating func load(_ ops: StoredOpRows, from start: Int, findingIncrements: Bool) throws(LoadError) {
+            try ops.rows.withUnsafeBufferPointer { rows throws(LoadError) in
+                try ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
+                    if findingIncrements { try noteIncrements(in: rows, valueBytes: ops.valueBytes) }
+                    try load(rows, from: start, groupIds: groupIds, strings: ops.strings, valueBytes: ops.valueBytes)
+                }
             }
         }
 

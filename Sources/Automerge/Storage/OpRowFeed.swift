@@ -80,6 +80,13 @@ final class OpRowFeed: @unchecked Sendable {
         return body()
     }
 
+    /// A feed of a decoded document, for a build that starts after the decode.
+    static func finished(_ document: StoredDocument) -> OpRowFeed {
+        let feed = OpRowFeed()
+        feed.finish(.success(document))
+        return feed
+    }
+
     // MARK: Decoder side
 
     /// Starts feeding rows appended to the followed buffers.

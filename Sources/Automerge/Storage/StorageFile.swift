@@ -122,33 +122,44 @@ enum StorageFile {
     /// it (see ``decode(_:verifyHeads:limits:buildingFromLeadingDocument:)``;
     /// `build` runs only when the rebuild succeeded or ran beside it).
     ///
-    /// A large document's build runs on another core, beside the checks
-    /// and the rebuild of the changes, which follow the decode on this
-    /// thread; from ``feedThreshold`` rows it starts with the decode.
+    /// A large document's build runs on another core beside the rebuild of
+    /// the changes; from ``feedThreshold`` rows it starts with the decode,
+    /// which the checks and the rebuild follow on this thread.
     private static func decodeDocument<Built>(
         _ chunk: Chunk, verifyHeads: Bool, limits: DecodeLimits, alongside build: DocumentBuild<Built>?
     ) throws(LoadError) -> (chunk: DecodedChunk, built: Result<Built, LoadError>?) {
-        let sections = try DocumentChunk.sections(of: chunk, limits: limits)
+        var sections: DocumentChunk.Sections? = try DocumentChunk.sections(of: chunk, limits: limits)
+        let rows = sections?.opRowCount
+        /// The decoded document. The inflated columns go with the sections
+        /// as soon as it is decoded (the rows keep the values'), not at the
+        /// end of the load.
+        func decode(feeding feed: OpRowFeed? = nil) throws(LoadError) -> StoredDocument {
+            defer { sections = nil }
+            return try DocumentChunk.decode(sections!, feed: feed)
+        }
         func checkAndRebuild(_ document: StoredDocument) throws(LoadError) -> [ReconstructedChange] {
             try MarkOrderValidation.validate(document)
             return try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads)
         }
-        guard let build, let rows = sections.opRowCount, rows >= concurrentBuildThreshold else {
-            let document = try DocumentChunk.decode(sections)
+        guard let build, let rows, rows >= concurrentBuildThreshold else {
+            let document = try decode()
             let changes = try checkAndRebuild(document)
-            var built: Result<Built, LoadError>?
-            if let build {
-                let feed = OpRowFeed()
-                feed.finish(.success(document))
-                built = build(feed)
-            }
-            return (.document(document, changes: changes), built)
+            return (.document(document, changes: changes), build.map { $0(.finished(document)) })
+        }
+        guard rows >= feedThreshold else {
+            let document = try decode()
+            try MarkOrderValidation.validate(document)
+            let (changes, built) = Concurrently.run({
+                Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads) }
+            }, { build(.finished(document)) })
+            FreedMemory.returnToSystem()
+            return (.document(document, changes: try changes.get()), built)
         }
         let feed = OpRowFeed()
         let (decoded, built) = Concurrently.run({ () -> Result<(StoredDocument, [ReconstructedChange]), LoadError> in
             let document: StoredDocument
             do throws(LoadError) {
-                document = try DocumentChunk.decode(sections, feed: rows >= feedThreshold ? feed : nil)
+                document = try decode(feeding: feed)
             } catch {
                 feed.finish(.failure(error))
                 return .failure(error)
