@@ -47,6 +47,13 @@ struct FedLoadTests {
     /// ``largeDocument(withCounter:)`` saved, made once for the suite.
     static let largeSaved = Result { try largeDocument().save() }
 
+    /// The saved document's leading chunk decoded, feeding a new feed.
+    static func decodeFeeding(_ saved: Data) throws -> (feed: OpRowFeed, document: StoredDocument) {
+        let sections = try DocumentChunk.sections(of: try #require(try ChunkFraming.split(Array(saved)).first))
+        let feed = OpRowFeed()
+        return (feed, try DocumentChunk.decode(sections, feed: feed))
+    }
+
     /// The same document with its op set made by replaying its changes.
     static func replayed(_ document: Document) throws -> Document {
         let copy = Document()
@@ -85,10 +92,7 @@ struct FedLoadTests {
 
     @Test("the decoder hands rows to the feed in windows as it goes")
     func rowsAreFedInWindows() throws {
-        let saved = try Self.largeSaved.get()
-        let sections = try DocumentChunk.sections(of: try #require(try ChunkFraming.split(Array(saved)).first))
-        let feed = OpRowFeed()
-        let document = try DocumentChunk.decode(sections, feed: feed)
+        let (feed, document) = try Self.decodeFeeding(try Self.largeSaved.get())
         // Not finished: the feed holds what the decoder last published.
         guard case .rows(let window) = feed.next(after: 0) else {
             Issue.record("no rows were fed")
@@ -104,9 +108,7 @@ struct FedLoadTests {
     func countersAreNotFed() throws {
         let document = try Self.largeDocument(withCounter: true)
         let saved = document.save()
-        let sections = try DocumentChunk.sections(of: try #require(try ChunkFraming.split(Array(saved)).first))
-        let feed = OpRowFeed()
-        let decoded = try DocumentChunk.decode(sections, feed: feed)
+        let (feed, decoded) = try Self.decodeFeeding(saved)
         feed.finish(.success(decoded))
         guard case .finished = feed.next(after: 0) else {
             Issue.record("rows were fed though some are increments")
@@ -154,15 +156,10 @@ struct FedLoadTests {
 
     @Test("a build that starts after the decode ended reads every row from the document")
     func lateBuild() throws {
-        let saved = try Self.largeSaved.get()
-        let sections = try DocumentChunk.sections(of: try #require(try ChunkFraming.split(Array(saved)).first))
-        let feed = OpRowFeed()
-        let decoded = try DocumentChunk.decode(sections, feed: feed)
+        let (feed, decoded) = try Self.decodeFeeding(try Self.largeSaved.get())
         feed.finish(.success(decoded))
         let late = try OpSet.load(feed, encoding: .unicodeScalar)
-        let unfed = OpRowFeed()
-        unfed.finish(.success(decoded))
-        let direct = try OpSet.load(unfed, encoding: .unicodeScalar)
+        let direct = try OpSet.load(.finished(decoded), encoding: .unicodeScalar)
         #expect(late.maxOp == direct.maxOp)
         #expect(late.objects.count == direct.objects.count)
     }
