@@ -1,19 +1,26 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The op rows of a large document chunk, handed from the thread that
 /// decodes them to a thread that builds the op set from them while the
 /// decode goes on.
 ///
-/// A load used to decode every row (a third of moby-dick's load, on one
-/// core), then rebuild the changes on one core and build the op set on the
-/// other, the longer of the two. Fed rows, the build starts with the first
-/// block of rows and runs beside the decode, then beside the rebuild.
+/// Unfed, a load decodes every row (a third of moby-dick's load, on one
+/// core) before it rebuilds the changes on one core and builds the op set
+/// on the other, the longer of the two. Fed rows, the build starts with
+/// the first block of rows and runs beside the decode, then beside the
+/// rebuild.
 ///
 /// The decoder appends rows and group ids in place in storage reserved for
 /// all of them (``FollowableBuffer``), and every ``publishInterval`` rows
 /// tells the builder how far it may read, with the map keys and mark names
 /// interned since. It feeds rows only when that is safe (see
-/// ``OpColumns/decode(_:kind:actorCount:canonical:rowLimit:feed:)``); else it
+/// ``OpColumns/decode(_:kind:actorCount:canonical:rowLimit:feeding:)``); else it
 /// hands over the finished document alone, and the build runs beside the
 /// rebuild only. The decoder never waits for the builder, so a builder
 /// that runs after it on the same thread (no free core) finds every row
