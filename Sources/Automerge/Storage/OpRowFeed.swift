@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The op rows of a large document chunk, handed from the thread that
 /// decodes them to a thread that builds the op set from them while the
 /// decode goes on.
@@ -61,31 +53,11 @@ final class OpRowFeed: @unchecked Sendable {
         var newStrings: [String] = []
     }
 
-    // A pthread mutex and condition must not move: each has its own allocation.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let lock = Lock()
+    /// Signalled when rows are published and when the decode ends.
+    private let changed = Condition()
     private var streaming: Streaming?
     private var outcome: Result<StoredDocument, LoadError>?
-
-    init() {
-        mutex.initialize(to: pthread_mutex_t())
-        condition.initialize(to: pthread_cond_t())
-        precondition(pthread_mutex_init(mutex, nil) == 0 && pthread_cond_init(condition, nil) == 0,
-                     "pthread_mutex_init or pthread_cond_init failed")
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    private func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
 
     /// A feed of a decoded document, for a build that starts after the decode.
     static func finished(_ document: StoredDocument) -> OpRowFeed {
@@ -99,7 +71,7 @@ final class OpRowFeed: @unchecked Sendable {
     /// Starts feeding rows appended to the followed buffers.
     func begin(actors: [ActorId], rows: FollowableBuffer<StoredOpRows.Row>.Follower,
                groupIds: FollowableBuffer<StoredOpId>.Follower, valueBytes: ArraySlice<UInt8>) {
-        withLock {
+        lock.withLock {
             precondition(streaming == nil && outcome == nil, "a feed begins once, before it ends")
             streaming = Streaming(actors: actors, rows: rows, groupIds: groupIds, valueBytes: valueBytes)
         }
@@ -108,20 +80,20 @@ final class OpRowFeed: @unchecked Sendable {
     /// The first `rowCount` rows, and their `groupCount` group ids, are
     /// appended; `newStrings` were interned since the last publication.
     func publish(rowCount: Int, groupCount: Int, newStrings: ArraySlice<String>) {
-        withLock {
+        lock.withLock {
             precondition(streaming != nil, "rows published before the feed began")
             streaming!.rowCount = rowCount
             streaming!.groupCount = groupCount
             streaming!.newStrings.append(contentsOf: newStrings)
-            pthread_cond_signal(condition)
+            changed.signal()
         }
     }
 
     /// The decode ended: with the document, or with an error.
     func finish(_ outcome: Result<StoredDocument, LoadError>) {
-        withLock {
+        lock.withLock {
             self.outcome = outcome
-            pthread_cond_signal(condition)
+            changed.signal()
         }
     }
 
@@ -129,8 +101,8 @@ final class OpRowFeed: @unchecked Sendable {
 
     /// Waits until there are rows past the first `consumed`, or the decode has ended.
     func next(after consumed: Int) -> Event {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         while true {
             switch outcome {
             case .success(let document)?: return .finished(document)
@@ -143,7 +115,7 @@ final class OpRowFeed: @unchecked Sendable {
                                     groupIds: fed.groupIds.prefix(fed.groupCount), newStrings: fed.newStrings,
                                     valueBytes: fed.valueBytes))
             }
-            pthread_cond_wait(condition, mutex)
+            changed.wait(holding: lock)
         }
     }
 }
