@@ -52,8 +52,8 @@ extension Datastore {
     public func changes(since: Int64 = 0, limit: Int = 1000) throws -> ChangesPage {
         let results = try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT docId, revId, sequence, generation, deleted FROM documents
-                WHERE sequence > ? ORDER BY sequence LIMIT ?
+                SELECT documents.docId, documents.revId, documents.sequence, documents.generation, documents.deleted
+                FROM \(DocumentRow.latestWrites) ORDER BY revisions.sequence LIMIT ?
                 """, arguments: [since, max(0, limit)]).map { row in
                 DocumentChange(docId: row["docId"], revId: row["revId"], sequence: row["sequence"],
                                kind: Self.kind(deleted: row["deleted"], generation: row["generation"]))

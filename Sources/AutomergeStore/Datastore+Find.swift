@@ -71,7 +71,7 @@ extension Datastore {
     private func indexesAreStale(_ db: GRDB.Database) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT COALESCE((SELECT MIN(lastSequence) FROM query_indexes), 1 << 62)
-                 < COALESCE((SELECT MAX(sequence) FROM documents), 0)
+                 < COALESCE((SELECT MAX(sequence) FROM revisions), 0)
             """) ?? false
     }
 
@@ -165,7 +165,7 @@ extension Datastore {
         return try Row.fetchAll(db, sql: """
             SELECT \(DocumentRow.columns) FROM documents WHERE deleted = 0 AND docId IN (
                 \(sql)
-                UNION SELECT docId FROM documents
+                UNION SELECT docId FROM revisions
                       WHERE sequence > COALESCE((SELECT MIN(lastSequence) FROM query_indexes), 0))
             ORDER BY docId
             """, arguments: StatementArguments(plan.arguments)).map(DocumentRow.init)

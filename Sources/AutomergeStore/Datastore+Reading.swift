@@ -67,12 +67,13 @@ extension Datastore {
     public func getRevisionHistory(_ revision: DocumentRevision) throws -> [DocumentRevision] {
         guard let docId = revision.docId, let revId = revision.revId else { return [] }
         return try read { db in
-            let sequence = try storedRevision(of: docId, revId: revId, db).sequence
+            _ = try storedRevision(of: docId, revId: revId, db)
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
             let document = try loadDocument(row, db)
             return try String.fetchAll(db, sql: """
-                SELECT revId FROM revisions WHERE docId = ? AND sequence <= ? ORDER BY sequence DESC
-                """, arguments: [docId, sequence]).map { try self.revision($0, of: row, document: document, db) }
+                SELECT revId FROM revisions WHERE docId = ? AND generation <= ? ORDER BY generation DESC
+                """, arguments: [docId, try RevisionId.generation(of: revId)])
+                .map { try self.revision($0, of: row, document: document, db) }
         }
     }
 }

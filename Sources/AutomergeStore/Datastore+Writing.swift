@@ -171,8 +171,10 @@ extension Datastore {
         -> (heads: Set<ChangeHash>, sequence: Int64)
     {
         guard let revId else { throw StoreError.documentNotFound(docId: docId, revId: "(none)") }
-        guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT heads, sequence FROM revisions WHERE docId = ? AND revId = ?"),
-                                         arguments: [docId, revId])
+        guard let generation = try? RevisionId.generation(of: revId),
+            let row = try Row.fetchOne(
+                try db.cachedStatement(sql: "SELECT heads, sequence FROM revisions WHERE docId = ? AND generation = ? AND revId = ?"),
+                arguments: [docId, generation, revId])
         else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
         guard let heads = ChangeHash.decode(row["heads"]) else {
             throw StoreError.corruptDocument(docId: docId, reason: "revision \(revId) has malformed heads")

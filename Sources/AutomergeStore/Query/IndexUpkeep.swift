@@ -17,12 +17,12 @@ extension Datastore {
     func updateIndexes(_ db: GRDB.Database) throws {
         let positions = try Row.fetchAll(db, sql: "SELECT name, lastSequence FROM query_indexes")
         guard let oldest = positions.map({ $0["lastSequence"] as Int64 }).min() else { return }
-        let latest = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM documents") ?? 0
+        let latest = try DocumentRow.latestSequence(db)
         guard oldest < latest else { return }
         let since = Dictionary(uniqueKeysWithValues: positions.map { ($0["name"] as String, $0["lastSequence"] as Int64) })
         let definitions = try indexDefinitions(db)
         let changed = try Row.fetchAll(db, sql: """
-            SELECT \(DocumentRow.columns) FROM documents WHERE sequence > ? ORDER BY sequence
+            SELECT \(DocumentRow.columns) FROM \(DocumentRow.latestWrites) ORDER BY revisions.sequence
             """, arguments: [oldest]).map(DocumentRow.init)
         for row in changed {
             let behind = definitions.filter { since[$0.name]! < row.sequence }

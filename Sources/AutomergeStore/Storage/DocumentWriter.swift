@@ -2,24 +2,28 @@ import Automerge
 import Foundation
 import GRDB
 
-/// Records a document's new state inside a write transaction: the new
-/// change bytes appended (or a new snapshot once the appended chunks
-/// outgrow the old one), the document row moved to the new revision, a
-/// revision row with the next sequence number, the blobs it names.
+/// Records a document's new state inside a write transaction: a revision
+/// row holding the change bytes the write added (or, once the bytes after
+/// the snapshot outgrow it, the whole document as a new snapshot), the
+/// document row moved to the new revision with the next sequence number,
+/// the blobs it names. See ``StoreSchema`` for the layout.
 extension Datastore {
     /// Stores a new document. Returns its first revision. Its first
-    /// "snapshot" is its one change, as a change chunk: already encoded by
+    /// snapshot is its one change, as a change chunk: already encoded by
     /// the commit, where a saved document would be encoded again (a
     /// sequence of chunks of either kind loads the same).
     func insert(_ docId: String, document: Document, _ db: GRDB.Database) throws -> DocumentRevision {
         let heads = document.heads()
         let revId = RevisionId.make(heads: heads, generation: 1)
         let view = try StoredView(of: document)
-        let sequence = try addRevision(docId: docId, revId: revId, generation: 1, deleted: false, heads: heads, db)
+        let bytes = try document.encodeChangesSince(heads: [])
+        let sequence = try addRevision(docId: docId, revId: revId, generation: 1, deleted: false, heads: heads,
+                                       bytes: bytes, db)
         try db.cachedStatement(sql: """
-            INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence, snapshot, chunkBytes, body)
-            VALUES (?, ?, 1, 0, 0, ?, ?, 0, ?)
-            """).execute(arguments: [docId, revId, sequence, try document.encodeChangesSince(heads: []), try view.stored])
+            INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence,
+                                   snapshotGeneration, snapshotLength, chunkBytes, body)
+            VALUES (?, ?, 1, 0, 0, ?, 1, ?, 0, ?)
+            """).execute(arguments: [docId, revId, sequence, bytes.count, try view.stored])
         try addBlobReferences(of: view, docId: docId, db)
         return revision(docId: docId, revId: revId, sequence: sequence, view: view)
     }
@@ -35,20 +39,21 @@ extension Datastore {
         let revId = RevisionId.make(heads: heads, generation: Int(generation))
         let view = try StoredView(of: document)
         let conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
+        // Once the chunks after the snapshot would outgrow it, this write's bytes are a new snapshot.
+        let snapshot = row.chunkBytes > row.snapshotLength - Int64(chunk.count) ? document.save() : nil
+        if snapshot != nil {
+            try db.cachedStatement(sql: "UPDATE revisions SET bytes = NULL WHERE docId = ? AND generation >= ?")
+                .execute(arguments: [row.docId, row.snapshotGeneration])
+        }
         let sequence = try addRevision(docId: row.docId, revId: revId, generation: generation, deleted: view.deleted,
-                                       heads: heads, db)
-        if row.chunkBytes + Int64(chunk.count) > row.snapshotLength {
-            try db.cachedStatement(sql: "DELETE FROM document_chunks WHERE docId = ?").execute(arguments: [row.docId])
+                                       heads: heads, bytes: snapshot ?? chunk, db)
+        if let snapshot {
             try db.cachedStatement(sql: """
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
-                snapshot = ?, chunkBytes = 0, body = ? WHERE docId = ?
-                """).execute(arguments: [revId, generation, view.deleted, conflicted, sequence, document.save(),
-                                         try view.stored, row.docId])
+                snapshotGeneration = ?, snapshotLength = ?, chunkBytes = 0, body = ? WHERE docId = ?
+                """).execute(arguments: [revId, generation, view.deleted, conflicted, sequence, generation,
+                                         snapshot.count, try view.stored, row.docId])
         } else {
-            try db.cachedStatement(sql: """
-                INSERT INTO document_chunks (docId, position, bytes)
-                VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM document_chunks WHERE docId = ?), ?)
-                """).execute(arguments: [row.docId, row.docId, chunk])
             try db.cachedStatement(sql: """
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
                 chunkBytes = chunkBytes + ?, body = ? WHERE docId = ?
@@ -59,12 +64,14 @@ extension Datastore {
         return revision(docId: row.docId, revId: revId, sequence: sequence, view: view)
     }
 
-    private func addRevision(docId: String, revId: String, generation: Int64, deleted: Bool,
-                             heads: Set<ChangeHash>, _ db: GRDB.Database) throws -> Int64
+    /// Adds the write's revision row. Returns its sequence: one more than
+    /// the last (see ``StoreSchema``).
+    private func addRevision(docId: String, revId: String, generation: Int64, deleted: Bool, heads: Set<ChangeHash>,
+                             bytes: Data, _ db: GRDB.Database) throws -> Int64
     {
         try db.cachedStatement(sql: """
-            INSERT INTO revisions (docId, revId, generation, deleted, heads) VALUES (?, ?, ?, ?, ?)
-            """).execute(arguments: [docId, revId, generation, deleted, ChangeHash.encode(heads)])
+            INSERT INTO revisions (docId, generation, revId, deleted, heads, bytes) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [docId, generation, revId, deleted, ChangeHash.encode(heads), bytes])
         return db.lastInsertedRowID
     }
 

@@ -1,20 +1,36 @@
+import Foundation
 import GRDB
 
 /// The datastore's SQLite schema, as migrations (applied in order, once each,
-/// when a datastore opens).
+/// when a datastore opens). Since v4:
 ///
-/// - `documents`: one row per document: its current revision, its view as
-///   JSON (`body`, v3; see ``StoredView``), and its
-///   Automerge bytes as a snapshot (a saved document) plus the change chunks
-///   appended since, in `document_chunks`; a write appends O(change) bytes,
-///   and the chunks are folded into a new snapshot once they outgrow it.
-/// - `revisions`: every revision ever written, with the Automerge heads it
-///   stands for (old revisions are read by forking the document at them);
-///   its `sequence` is the datastore's write counter.
+/// - `revisions`: every write, ever: its `sequence` (the datastore's write
+///   counter, the row id: one more than the last, and never reused, since
+///   revisions are never removed), the document and revision it made, the
+///   Automerge heads it stands for (old revisions are read by forking the
+///   document at them), and the Automerge bytes it added: its change
+///   chunks, or, for the revision at `documents.snapshotGeneration`, the
+///   whole document (its snapshot). A document's bytes are those of its
+///   revisions from the snapshot's on, in order, so a write adds one row of
+///   O(change) bytes; once they outgrow the snapshot, a write stores a new
+///   snapshot and clears the bytes of the revisions before it.
+///   `revisions_by_document` finds a document's revisions by generation.
+///   The changes feed reads revisions in sequence order.
+/// - `documents`: one row per document, never removed (a deleted document
+///   keeps its row, marked deleted): its current revision and sequence, and
+///   its view as JSON (`body`; see ``StoredView``). It holds no Automerge
+///   bytes and no index but its key: an update rewrites this row, and
+///   SQLite rewrites a row whole (before v4 it held the snapshot, and
+///   `document_chunks` the chunks).
 /// - `blob_refs`: which documents name which attachment blobs.
 /// - `meta`: the datastore's Automerge actor id.
 /// - `query_indexes` (v2): the query indexes, each with its table (see
 ///   ``IndexDefinition``) and the sequence it is up to date with.
+///
+/// Large values live in row-id tables only: SQLite compares a key against
+/// a whole cell of a WITHOUT ROWID table or an index, reading all its
+/// overflow pages, so a snapshot there would be read by every seek that
+/// passes it.
 enum StoreSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -68,6 +84,62 @@ enum StoreSchema {
             // Rows written before v3 have no body; reads load their Automerge bytes.
             try db.execute(sql: "ALTER TABLE documents ADD COLUMN body BLOB")
         }
+        migrator.registerMigration("v4", migrate: revisionsHoldTheBytes)
         return migrator
+    }
+
+    /// v4: the Automerge bytes move from `documents` (snapshot) and
+    /// `document_chunks` into `revisions`; each document's snapshot and
+    /// chunks become the bytes of its current revision, its new snapshot.
+    private static func revisionsHoldTheBytes(_ db: GRDB.Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE revisions_v4 (
+                sequence INTEGER PRIMARY KEY,
+                docId TEXT NOT NULL,
+                generation INTEGER NOT NULL,
+                revId TEXT NOT NULL,
+                deleted BOOLEAN NOT NULL,
+                heads BLOB NOT NULL,
+                bytes BLOB
+            );
+            INSERT INTO revisions_v4 (sequence, docId, generation, revId, deleted, heads)
+                SELECT sequence, docId, generation, revId, deleted, heads FROM revisions;
+            DROP INDEX revisions_by_document;
+            CREATE UNIQUE INDEX revisions_by_document ON revisions_v4(docId, generation);
+            CREATE TABLE documents_v4 (
+                docId TEXT PRIMARY KEY NOT NULL,
+                revId TEXT NOT NULL,
+                generation INTEGER NOT NULL,
+                deleted BOOLEAN NOT NULL,
+                conflicted BOOLEAN NOT NULL,
+                sequence INTEGER NOT NULL,
+                snapshotGeneration INTEGER NOT NULL,
+                snapshotLength INTEGER NOT NULL,
+                chunkBytes INTEGER NOT NULL,
+                body BLOB
+            );
+            INSERT INTO documents_v4 (docId, revId, generation, deleted, conflicted, sequence,
+                                      snapshotGeneration, snapshotLength, chunkBytes, body)
+                SELECT docId, revId, generation, deleted, conflicted, sequence,
+                       generation, length(snapshot) + chunkBytes, 0, body FROM documents;
+            """)
+        for docId in try String.fetchAll(db, sql: "SELECT docId FROM documents") {
+            guard let row = try Row.fetchOne(db, sql: "SELECT generation, snapshot FROM documents WHERE docId = ?",
+                                             arguments: [docId])
+            else { continue }
+            var bytes: Data = row["snapshot"]
+            let chunks = try Data.fetchAll(db, sql: "SELECT bytes FROM document_chunks WHERE docId = ? ORDER BY position",
+                                           arguments: [docId])
+            for chunk in chunks { bytes.append(chunk) }
+            try db.execute(sql: "UPDATE revisions_v4 SET bytes = ? WHERE docId = ? AND generation = ?",
+                           arguments: [bytes, docId, row["generation"] as Int64])
+        }
+        try db.execute(sql: """
+            DROP TABLE document_chunks;
+            DROP TABLE documents;
+            DROP TABLE revisions;
+            ALTER TABLE documents_v4 RENAME TO documents;
+            ALTER TABLE revisions_v4 RENAME TO revisions;
+            """)
     }
 }

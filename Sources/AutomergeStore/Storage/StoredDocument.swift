@@ -10,30 +10,55 @@ struct DocumentRow: Sendable {
     var deleted: Bool
     var conflicted: Bool
     var sequence: Int64
+    /// The revision whose bytes are the document's snapshot.
+    var snapshotGeneration: Int64
     var snapshotLength: Int64
+    /// The bytes of the revisions after the snapshot's.
     var chunkBytes: Int64
     /// The stored view as JSON (nil for rows written before schema v3).
     var body: Data?
 
+    /// Reads the columns ``columns`` lists, by position.
     init(_ row: Row) {
-        docId = row["docId"]
-        revId = row["revId"]
-        generation = row["generation"]
-        deleted = row["deleted"]
-        conflicted = row["conflicted"]
-        sequence = row["sequence"]
-        snapshotLength = row["snapshotLength"]
-        chunkBytes = row["chunkBytes"]
-        body = row["body"]
+        docId = row[0]
+        revId = row[1]
+        generation = row[2]
+        deleted = row[3]
+        conflicted = row[4]
+        sequence = row[5]
+        snapshotGeneration = row[6]
+        snapshotLength = row[7]
+        chunkBytes = row[8]
+        body = row[9]
     }
 
-    static let columns =
-        "docId, revId, generation, deleted, conflicted, sequence, length(snapshot) AS snapshotLength, chunkBytes, body"
+    /// The columns ``init(_:)`` reads, qualified so that a join with
+    /// `revisions` (see ``latestWrites``) may select them.
+    static let columns = """
+        documents.docId, documents.revId, documents.generation, documents.deleted, documents.conflicted,
+        documents.sequence, documents.snapshotGeneration, documents.snapshotLength, documents.chunkBytes, documents.body
+        """
+
+    /// A query's FROM clause for the documents written after sequence `?`,
+    /// each once, at its latest write, in sequence order.
+    static let latestWrites = """
+        revisions JOIN documents ON documents.docId = revisions.docId AND documents.sequence = revisions.sequence
+        WHERE revisions.sequence > ?
+        """
+
+    /// The sequence of the datastore's latest write, 0 before the first.
+    static func latestSequence(_ db: GRDB.Database) throws -> Int64 {
+        try Int64.fetchOne(try db.cachedStatement(sql: "SELECT COALESCE(MAX(sequence), 0) FROM revisions")) ?? 0
+    }
 
     static func fetch(_ db: GRDB.Database, docId: String) throws -> DocumentRow? {
         try DatabaseError.namingCorruption(of: docId) {
-            try Row.fetchOne(try db.cachedStatement(sql: "SELECT \(columns) FROM documents WHERE docId = ?"), arguments: [docId])
-                .map(DocumentRow.init)
+            // Read in place from the statement (a cursor's row, valid while
+            // the cursor stands on it), not from a copied `Row`.
+            let cursor = try Row.fetchCursor(try db.cachedStatement(sql: "SELECT \(columns) FROM documents WHERE docId = ?"),
+                                             arguments: [docId])
+            guard let row = try cursor.next() else { return nil }
+            return withExtendedLifetime(cursor) { DocumentRow(row) }
         }
     }
 }
@@ -82,15 +107,7 @@ extension Datastore {
     /// database, so they never see a write half done.
     func loadDocument(_ row: DocumentRow, _ db: GRDB.Database, forWriting: Bool = false) throws -> Document {
         if forWriting, let cached = cache.document(row.docId, at: row.revId) { return cached }
-        let bytes = try DatabaseError.namingCorruption(of: row.docId) { () throws -> Data in
-            guard var bytes = try Data.fetchOne(try db.cachedStatement(sql: "SELECT snapshot FROM documents WHERE docId = ?"),
-                                                arguments: [row.docId])
-            else { throw StoreError.documentNotFound(docId: row.docId) }
-            guard row.chunkBytes > 0 else { return bytes }
-            let chunks = try db.cachedStatement(sql: "SELECT bytes FROM document_chunks WHERE docId = ? ORDER BY position")
-            for chunk in try Data.fetchAll(chunks, arguments: [row.docId]) { bytes.append(chunk) }
-            return bytes
-        }
+        let bytes = try DatabaseError.namingCorruption(of: row.docId) { try storedBytes(of: row, db) }
         let document: Document
         do {
             document = try Document(ownBytes: bytes, actor: actor)
@@ -103,6 +120,29 @@ extension Datastore {
         }
         if forWriting { cache.store(document, for: row.docId, at: row.revId) }
         return document
+    }
+
+    /// The document's Automerge bytes: those of its revisions from its
+    /// snapshot's to its current one, each present.
+    private func storedBytes(of row: DocumentRow, _ db: GRDB.Database) throws -> Data {
+        let revisions = try Row.fetchCursor(
+            try db.cachedStatement(sql: "SELECT generation, bytes FROM revisions WHERE docId = ? AND generation >= ? ORDER BY generation"),
+            arguments: [row.docId, row.snapshotGeneration])
+        var bytes = Data()
+        var generations: (first: Int64, last: Int64)?
+        while let revision = try revisions.next() {
+            let generation: Int64 = revision[0]
+            guard let chunk = revision[1] as Data? else {
+                throw StoreError.corruptDocument(docId: row.docId, reason: "revision \(generation) has lost its bytes")
+            }
+            bytes.append(chunk)
+            generations = (generations?.first ?? generation, generation)
+        }
+        guard let generations, generations.first == row.snapshotGeneration, generations.last == row.generation else {
+            throw StoreError.corruptDocument(docId: row.docId,
+                                             reason: "its revisions \(row.snapshotGeneration) to \(row.generation) are not all stored")
+        }
+        return bytes
     }
 
     /// The view of the row's current revision: its stored JSON, or (for
