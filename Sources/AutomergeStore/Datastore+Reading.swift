@@ -67,12 +67,12 @@ extension Datastore {
     public func getRevisionHistory(_ revision: DocumentRevision) throws -> [DocumentRevision] {
         guard let docId = revision.docId, let revId = revision.revId else { return [] }
         return try read { db in
-            _ = try storedRevision(of: docId, revId: revId, db)
+            let generation = try storedRevision(of: docId, revId: revId, db).generation
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
             let document = try loadDocument(row, db)
             return try String.fetchAll(db, sql: """
                 SELECT revId FROM revisions WHERE docId = ? AND generation <= ? ORDER BY generation DESC
-                """, arguments: [docId, try RevisionId.generation(of: revId)])
+                """, arguments: [docId, generation])
                 .map { try self.revision($0, of: row, document: document, db) }
         }
     }

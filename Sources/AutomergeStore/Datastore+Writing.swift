@@ -166,9 +166,9 @@ extension Datastore {
         try storedRevision(of: docId, revId: revId, db).heads
     }
 
-    /// A stored revision's heads and sequence, from its one row.
+    /// A stored revision's heads, sequence and generation, from its one row.
     func storedRevision(of docId: String, revId: String?, _ db: GRDB.Database) throws
-        -> (heads: Set<ChangeHash>, sequence: Int64)
+        -> (heads: Set<ChangeHash>, sequence: Int64, generation: Int)
     {
         guard let revId else { throw StoreError.documentNotFound(docId: docId, revId: "(none)") }
         guard let generation = try? RevisionId.generation(of: revId),
@@ -179,7 +179,7 @@ extension Datastore {
         guard let heads = ChangeHash.decode(row["heads"]) else {
             throw StoreError.corruptDocument(docId: docId, reason: "revision \(revId) has malformed heads")
         }
-        return (heads, row["sequence"])
+        return (heads, row["sequence"], generation)
     }
 
     static func validate(docId: String) throws {
