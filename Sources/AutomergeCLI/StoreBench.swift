@@ -34,22 +34,38 @@ struct StoreBench: ParsableCommand {
     func run() throws {
         let root = try workingFolder()
         defer { if directory == nil { try? FileManager.default.removeItem(at: root) } }
-        print("store benchmarks: \(count) small documents, median of \(runs) runs (release build expected)")
+        print("store benchmarks: \(count) small documents, median of \(runs) runs, the two sides taking turns;")
+        print("ratio: the median of the runs' ratios (release build expected)")
         print("working in \(root.path)\(directory == nil ? " (removed at the end)" : "")\n")
         print(padded("work", 34) + padded("ours", 27) + padded("GRDB JSON rows (floor)", 27) + padded("ratio", 9) + "budget")
         let wanted = { (work: Work) in only == nil || only == work }
         if wanted(.createOne) {
-            report("create, one per call", budget: true, try createOnePerCall(Ours.self, root), try createOnePerCall(Floor.self, root))
+            report("create, one per call", budget: true, try paired { run, side in
+                side == .ours ? try createOnePerCall(Ours.self, root, run) : try createOnePerCall(Floor.self, root, run)
+            })
         }
         if wanted(.createBatch) {
-            report("create, one batch", budget: true, try createBatch(Ours.self, root), try createBatch(Floor.self, root))
+            report("create, one batch", budget: true, try paired { run, side in
+                side == .ours ? try createBatch(Ours.self, root, run) : try createBatch(Floor.self, root, run)
+            })
         }
         guard only != .createOne, only != .createBatch else { return }
         let ours = try Prepared<Ours>(folder: root.appendingPathComponent("ours"), count: count)
         let floor = try Prepared<Floor>(folder: root.appendingPathComponent("floor"), count: count)
-        if wanted(.get) { report("get by id", budget: true, try get(ours), try get(floor)) }
-        if wanted(.update) { report("update one field (given revision)", budget: true, try update(ours), try update(floor)) }
-        if wanted(.page) { report("page through all, 100 a page", budget: false, try page(ours), try page(floor)) }
+        let stores = { (body: (Ours, Floor) throws -> Pair) in try ours.withStore { o in try floor.withStore { f in try body(o, f) } } }
+        if wanted(.get) {
+            report("get by id", budget: true, try stores { o, f in try paired { $1 == .ours ? try get(o) : try get(f) } })
+        }
+        if wanted(.update) {
+            report("update one field (given revision)", budget: true,
+                   try stores { o, f in try paired { run, side in side == .ours ? try update(o, run: run) : try update(f, run: run) } })
+            ours.bytesAfterUpdates = Prepared<Ours>.bytes(in: ours.folder)
+            floor.bytesAfterUpdates = Prepared<Floor>.bytes(in: floor.folder)
+        }
+        if wanted(.page) {
+            report("page through all, 100 a page", budget: false,
+                   try stores { o, f in try paired { $1 == .ours ? try page(o) : try page(f) } })
+        }
         guard only == nil else { return }
         print("""
 
@@ -62,13 +78,38 @@ struct StoreBench: ParsableCommand {
     }
 
     /// Prints one work item: medians in ms, µs per document, the ratio and, for budgeted work, the verdict.
-    func report(_ work: String, budget: Bool, _ ours: Double, _ floor: Double) {
-        let ratio = ours / floor
+    func report(_ work: String, budget: Bool, _ pair: Pair) {
         let perDocument = { (ms: Double) in String(format: "%.1f ms, %.1f µs/doc", ms, ms * 1000 / Double(count)) }
-        var line = padded(work, 34) + padded(perDocument(ours), 27) + padded(perDocument(floor), 27)
-            + padded(String(format: "%.2fx", ratio), 9)
-        if budget { line += String(format: "ratio <= %.0fx: ", Self.budget) + verdict(ratio, budget: Self.budget) }
+        var line = padded(work, 34) + padded(perDocument(pair.ours), 27) + padded(perDocument(pair.floor), 27)
+            + padded(String(format: "%.2fx", pair.ratio), 9)
+        if budget { line += String(format: "ratio <= %.0fx: ", Self.budget) + verdict(pair.ratio, budget: Self.budget) }
         print(line)
+    }
+
+    /// Which side a paired run times.
+    enum Side { case ours, floor }
+
+    /// The medians of both sides' times and of their per-run ratios.
+    struct Pair {
+        var ours: Double
+        var floor: Double
+        var ratio: Double
+    }
+
+    /// Runs the work `runs` times on each side, the two sides taking turns
+    /// (ours first in even runs, the floor first in odd ones), so that a
+    /// machine whose speed drifts during the benchmark slows both alike;
+    /// the ratio is the median of the runs' ratios.
+    func paired(_ run: (Int, Side) throws -> Double) throws -> Pair {
+        var ours = [Double](), floor = [Double]()
+        for index in 0..<max(1, runs) {
+            for side in index % 2 == 0 ? [Side.ours, .floor] : [.floor, .ours] {
+                let time = try run(index, side)
+                if side == .ours { ours.append(time) } else { floor.append(time) }
+            }
+        }
+        let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+        return Pair(ours: median(ours), floor: median(floor), ratio: median(zip(ours, floor).map { $0 / $1 }))
     }
 
     /// Disk bytes per document after the prepared sets' batch create and after their updates.
@@ -102,63 +143,51 @@ struct StoreBench: ParsableCommand {
 
     // MARK: Work items
 
-    /// Creates `count` documents one call (one transaction) each, on a fresh store every run.
-    func createOnePerCall<Side: StoreBenchSide>(_ side: Side.Type, _ root: URL) throws -> Double {
-        try median(runs: runs) { run in
-            let store = try Side(folder: root.appendingPathComponent("\(Side.name)_one_\(run)"))
-            let documents = (0..<count).map(Side.newDocument)
-            return try milliseconds { for document in documents { try store.create(document) } }
-        }
+    /// Creates `count` documents one call (one transaction) each, on a fresh store.
+    func createOnePerCall<Side: StoreBenchSide>(_ side: Side.Type, _ root: URL, _ run: Int) throws -> Double {
+        let store = try Side(folder: root.appendingPathComponent("\(Side.name)_one_\(run)"))
+        let documents = (0..<count).map(Side.newDocument)
+        return try milliseconds { for document in documents { try store.create(document) } }
     }
 
-    /// Creates `count` documents in one call (one transaction), on a fresh store every run.
-    func createBatch<Side: StoreBenchSide>(_ side: Side.Type, _ root: URL) throws -> Double {
-        try median(runs: runs) { run in
-            let store = try Side(folder: root.appendingPathComponent("\(Side.name)_batch_\(run)"))
-            let documents = (0..<count).map(Side.newDocument)
-            return try milliseconds { try store.create(batch: documents) }
-        }
+    /// Creates `count` documents in one call (one transaction), on a fresh store.
+    func createBatch<Side: StoreBenchSide>(_ side: Side.Type, _ root: URL, _ run: Int) throws -> Double {
+        let store = try Side(folder: root.appendingPathComponent("\(Side.name)_batch_\(run)"))
+        let documents = (0..<count).map(Side.newDocument)
+        return try milliseconds { try store.create(batch: documents) }
     }
 
     /// Gets every document by id, its body decoded; checks what was read.
-    func get<Side: StoreBenchSide>(_ prepared: Prepared<Side>) throws -> Double {
-        try prepared.withStore { store in try median(runs: runs) { _ in
-            var prioritySum = 0
-            let time = try milliseconds {
-                for index in 0..<count { prioritySum += try store.priority(of: try store.get(documentId(index))) }
-            }
-            guard prioritySum == (0..<count).reduce(0, { $0 + $1 % 5 }) else {
-                throw ValidationError("\(Side.name): get read other bodies than were created")
-            }
-            return time
-        } }
+    func get<Side: StoreBenchSide>(_ store: Side) throws -> Double {
+        var prioritySum = 0
+        let time = try milliseconds {
+            for index in 0..<count { prioritySum += try store.priority(of: try store.get(documentId(index))) }
+        }
+        guard prioritySum == (0..<count).reduce(0, { $0 + $1 % 5 }) else {
+            throw ValidationError("\(Side.name): get read other bodies than were created")
+        }
+        return time
     }
 
     /// Sets `completed` of every document from the revision read before the
     /// clock starts; run `k` sets it to whether `k` is even, so that every run writes.
-    func update<Side: StoreBenchSide>(_ prepared: Prepared<Side>) throws -> Double {
-        let time = try prepared.withStore { store in try median(runs: runs) { run in
-            let revisions = try (0..<count).map { try store.get(documentId($0)) }
-            return try milliseconds { for revision in revisions { try store.update(revision, completed: run % 2 == 0) } }
-        } }
-        prepared.bytesAfterUpdates = Prepared<Side>.bytes(in: prepared.folder)
-        return time
+    func update<Side: StoreBenchSide>(_ store: Side, run: Int) throws -> Double {
+        let revisions = try (0..<count).map { try store.get(documentId($0)) }
+        return try milliseconds { for revision in revisions { try store.update(revision, completed: run % 2 == 0) } }
     }
 
     /// Reads every document, in pages of 100 by id (LIMIT and OFFSET), bodies decoded.
-    func page<Side: StoreBenchSide>(_ prepared: Prepared<Side>) throws -> Double {
-        try prepared.withStore { store in try median(runs: runs) { _ in
-            var read = 0
-            let time = try milliseconds {
-                var page = 0
-                repeat {
-                    page = try store.page(offset: read, limit: 100)
-                    read += page
-                } while page > 0
-            }
-            guard read == count else { throw ValidationError("\(Side.name): paging read \(read) documents of \(count)") }
-            return time
-        } }
+    func page<Side: StoreBenchSide>(_ store: Side) throws -> Double {
+        var read = 0
+        let time = try milliseconds {
+            var page = 0
+            repeat {
+                page = try store.page(offset: read, limit: 100)
+                read += page
+            } while page > 0
+        }
+        guard read == count else { throw ValidationError("\(Side.name): paging read \(read) documents of \(count)") }
+        return time
     }
 }
 
