@@ -67,13 +67,18 @@ extension Datastore {
     public func getRevisionHistory(_ revision: DocumentRevision) throws -> [DocumentRevision] {
         guard let docId = revision.docId, let revId = revision.revId else { return [] }
         return try read { db in
-            let generation = try storedRevision(of: docId, revId: revId, db).generation
+            let stored = try storedRevision(of: docId, revId: revId, db)
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
+            let history = try RevisionChain.walk(docId: docId, from: stored.sequence, downTo: 1, db)
+            guard history.count == stored.generation else {
+                throw StoreError.corruptDocument(docId: docId, reason: "revisions before \(revId) are missing")
+            }
             let document = try loadDocument(row, db)
-            return try String.fetchAll(db, sql: """
-                SELECT revId FROM revisions WHERE docId = ? AND generation <= ? ORDER BY generation DESC
-                """, arguments: [docId, generation])
-                .map { try self.revision($0, of: row, document: document, db) }
+            return try history.map { old in
+                if old.revId == row.revId { return try self.revision(row, document: document) }
+                return try self.revision(docId: docId, revId: old.revId, sequence: old.sequence,
+                                         document: try document.forkAt(heads: old.heads))
+            }
         }
     }
 }

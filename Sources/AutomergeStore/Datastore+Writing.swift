@@ -166,20 +166,16 @@ extension Datastore {
         try storedRevision(of: docId, revId: revId, db).heads
     }
 
-    /// A stored revision's heads, sequence and generation, from its one row.
-    func storedRevision(of docId: String, revId: String?, _ db: GRDB.Database) throws
-        -> (heads: Set<ChangeHash>, sequence: Int64, generation: Int)
-    {
+    /// A stored revision of a document, found by walking back from its
+    /// current revision to the generation `revId` names.
+    func storedRevision(of docId: String, revId: String?, _ db: GRDB.Database) throws -> StoredRevision {
         guard let revId else { throw StoreError.documentNotFound(docId: docId, revId: "(none)") }
         guard let generation = try? RevisionId.generation(of: revId),
-            let row = try Row.fetchOne(
-                try db.cachedStatement(sql: "SELECT heads, sequence FROM revisions WHERE docId = ? AND generation = ? AND revId = ?"),
-                arguments: [docId, generation, revId])
+            let row = try DocumentRow.fetch(db, docId: docId), Int64(generation) <= row.generation,
+            let stored = try RevisionChain.walk(docId: docId, from: row.sequence, downTo: Int64(generation), db).last,
+            stored.generation == generation, stored.revId == revId
         else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
-        guard let heads = ChangeHash.decode(row["heads"]) else {
-            throw StoreError.corruptDocument(docId: docId, reason: "revision \(revId) has malformed heads")
-        }
-        return (heads, row["sequence"], generation)
+        return stored
     }
 
     static func validate(docId: String) throws {

@@ -66,7 +66,7 @@ struct SchemaUpgradeTests {
         return (aRevisions.map(\.revId), bRevId)
     }
 
-    @Test("a v3 datastore opens as v4: bodies, old revisions, history and sequences carry over, and writes go on")
+    @Test("a v3 datastore opens with the current schema: bodies, old revisions, history and sequences carry over, and writes go on")
     func version3Datastore() throws {
         let store = try TemporaryStore()
         let revIds = try writeVersion3Datastore(at: store.directory.appendingPathComponent("old"))
@@ -92,5 +92,10 @@ struct SchemaUpgradeTests {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
         #expect(!tables.contains("document_chunks"))
+        let chain = try datastore.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT sequence, previous FROM revisions WHERE docId = 'a' ORDER BY generation")
+                .map { [$0["sequence"] as Int64, $0["previous"] as Int64? ?? 0] }
+        }
+        #expect(chain == [[1, 0], [3, 1], [4, 3], [5, 4]], "each revision names the one before it, migrated ones too")
     }
 }

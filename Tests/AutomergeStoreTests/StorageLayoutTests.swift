@@ -24,6 +24,16 @@ struct StorageLayoutTests {
         }
     }
 
+    /// `count` letters that deflate does not shrink much, so that the
+    /// document's snapshot stays large beside its small changes.
+    private func incompressibleText(_ count: Int) -> String {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return String((0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Character(Unicode.Scalar(UInt8(97 + (state >> 33) % 26)))
+        })
+    }
+
     @Test("a document written 60 times keeps one snapshot and the chunks after it, never more than twice the snapshot; every revision stays readable")
     func snapshotAndChunks() throws {
         let datastore = try TemporaryStore().datastore()
@@ -80,5 +90,79 @@ struct StorageLayoutTests {
         read.body["n"] = 4
         try datastore.updateDocumentFromRevision(read)
         #expect(try datastore.getDocumentWithId("other").body == ["n": 4])
+    }
+
+    @Test("a large document written in small changes takes a new snapshot every 64 revisions, so a load follows at most 64")
+    func snapshotEverySixtyFourRevisions() throws {
+        let datastore = try TemporaryStore().datastore()
+        let revision = DocumentRevision(docId: "big")
+        revision.body = ["text": .string(incompressibleText(20_000)), "n": 0]
+        var current = try datastore.createDocumentFromRevision(revision)
+        var longest = 0
+        for index in 1...140 {
+            current.body["n"] = .int(Int64(index))
+            current = try datastore.updateDocumentFromRevision(current)
+            longest = max(longest, try storedBytes(datastore, "big").revisions.count)
+        }
+        #expect(longest == 64)
+        datastore.cache.evictAll()
+        #expect(try current.automergeDocument().heads().count == 1)
+        #expect(try datastore.getRevisionHistory(current).count == 141)
+    }
+
+    @Test("each revision names the document's revision before it; the table has no index by document")
+    func revisionChain() throws {
+        let datastore = try TemporaryStore().datastore()
+        for docId in ["a", "b"] {
+            let revision = DocumentRevision(docId: docId)
+            revision.body = ["n": 0]
+            try datastore.createDocumentFromRevision(revision)
+        }
+        for n in 1...3 {
+            for docId in ["a", "b"] {
+                let current = try datastore.getDocumentWithId(docId)
+                current.body["n"] = .int(Int64(n))
+                try datastore.updateDocumentFromRevision(current)
+            }
+        }
+        let (chain, indexes) = try datastore.database.read { db in
+            (try Row.fetchAll(db, sql: "SELECT sequence, previous FROM revisions WHERE docId = 'a' ORDER BY generation")
+                .map { [$0["sequence"] as Int64, $0["previous"] as Int64? ?? 0] },
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'revisions'"))
+        }
+        #expect(chain == [[1, 0], [3, 1], [5, 3], [7, 5]])
+        #expect(indexes.isEmpty)
+    }
+
+    @Test("a broken revision chain (a missing row, another document's row, a loop) fails the document's Automerge reads with corruptDocument, and ends")
+    func brokenChain() throws {
+        for damage in ["UPDATE revisions SET previous = 999 WHERE docId = 'victim' AND generation = 3",
+                       "UPDATE revisions SET previous = (SELECT sequence FROM revisions WHERE docId = 'other') WHERE docId = 'victim' AND generation = 3",
+                       "UPDATE revisions SET previous = sequence WHERE docId = 'victim' AND generation = 3"]
+        {
+            let datastore = try TemporaryStore().datastore()
+            let revision = DocumentRevision(docId: "victim")
+            revision.body = ["text": .string(incompressibleText(5_000)), "n": 0]
+            var current = try datastore.createDocumentFromRevision(revision)
+            for n in 1...2 {
+                current.body["n"] = .int(Int64(n))
+                current = try datastore.updateDocumentFromRevision(current)
+            }
+            let other = DocumentRevision(docId: "other")
+            other.body = ["n": 0]
+            try datastore.createDocumentFromRevision(other)
+            try datastore.database.write { db in try db.execute(sql: damage) }
+            datastore.cache.evictAll()
+
+            #expect(try datastore.getDocumentWithId("victim").body["n"] == 2, "the stored view still reads")
+            current.body["n"] = 3
+            guard case .corruptDocument(docId: "victim", _)? = storeError({ try datastore.updateDocumentFromRevision(current) })
+            else {
+                Issue.record("not corruptDocument(victim) after \(damage)")
+                continue
+            }
+            #expect(storeError { _ = try datastore.getRevisionHistory(current) } != nil)
+            #expect(try datastore.getDocumentWithId("other").body == ["n": 0])
+        }
     }
 }

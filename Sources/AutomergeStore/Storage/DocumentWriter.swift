@@ -18,7 +18,7 @@ extension Datastore {
         let view = try StoredView(of: document)
         let bytes = try document.encodeChangesSince(heads: [])
         let sequence = try addRevision(docId: docId, revId: revId, generation: 1, deleted: false, heads: heads,
-                                       bytes: bytes, db)
+                                       bytes: bytes, previous: nil, db)
         try db.cachedStatement(sql: """
             INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence,
                                    snapshotGeneration, snapshotLength, chunkBytes, body)
@@ -39,14 +39,14 @@ extension Datastore {
         let revId = RevisionId.make(heads: heads, generation: Int(generation))
         let view = try StoredView(of: document)
         let conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
-        // Once the chunks after the snapshot would outgrow it, this write's bytes are a new snapshot.
-        let snapshot = row.chunkBytes > row.snapshotLength - Int64(chunk.count) ? document.save() : nil
+        let snapshot = Self.compacts(row, adding: chunk.count) ? document.save() : nil
         if snapshot != nil {
-            try db.cachedStatement(sql: "UPDATE revisions SET bytes = NULL WHERE docId = ? AND generation >= ?")
-                .execute(arguments: [row.docId, row.snapshotGeneration])
+            for revision in try RevisionChain.sinceSnapshot(of: row, db) {
+                try db.cachedStatement(sql: "UPDATE revisions SET bytes = NULL WHERE sequence = ?").execute(arguments: [revision.sequence])
+            }
         }
         let sequence = try addRevision(docId: row.docId, revId: revId, generation: generation, deleted: view.deleted,
-                                       heads: heads, bytes: snapshot ?? chunk, db)
+                                       heads: heads, bytes: snapshot ?? chunk, previous: row.sequence, db)
         if let snapshot {
             try db.cachedStatement(sql: """
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
@@ -64,14 +64,29 @@ extension Datastore {
         return revision(docId: row.docId, revId: revId, sequence: sequence, view: view)
     }
 
-    /// Adds the write's revision row. Returns its sequence: one more than
-    /// the last (see ``StoreSchema``).
+    /// Whether the write after `row` adding `chunkLength` bytes of changes
+    /// stores a new snapshot instead: once the chunks after the snapshot
+    /// would outgrow it (a load then reads at most twice the document's
+    /// saved size), or once there are ``maxRevisionsPerSnapshot`` of them
+    /// (a load applies each chunk as a change, and finds it through the
+    /// revision before it, see ``RevisionChain``).
+    static func compacts(_ row: DocumentRow, adding chunkLength: Int) -> Bool {
+        row.chunkBytes > row.snapshotLength - Int64(chunkLength)
+            || row.generation - row.snapshotGeneration + 1 >= maxRevisionsPerSnapshot
+    }
+
+    /// See ``compacts(_:adding:)``.
+    static let maxRevisionsPerSnapshot: Int64 = 64
+
+    /// Adds the write's revision row, after the document's revision at
+    /// sequence `previous` (nil for its first). Returns its sequence: one
+    /// more than the last (see ``StoreSchema``).
     private func addRevision(docId: String, revId: String, generation: Int64, deleted: Bool, heads: Set<ChangeHash>,
-                             bytes: Data, _ db: GRDB.Database) throws -> Int64
+                             bytes: Data, previous: Int64?, _ db: GRDB.Database) throws -> Int64
     {
         try db.cachedStatement(sql: """
-            INSERT INTO revisions (docId, generation, revId, deleted, heads, bytes) VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [docId, generation, revId, deleted, ChangeHash.encode(heads), bytes])
+            INSERT INTO revisions (docId, generation, revId, deleted, heads, bytes, previous) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [docId, generation, revId, deleted, ChangeHash.encode(heads), bytes, previous])
         return db.lastInsertedRowID
     }
 

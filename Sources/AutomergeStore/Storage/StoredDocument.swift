@@ -125,22 +125,17 @@ extension Datastore {
     /// The document's Automerge bytes: those of its revisions from its
     /// snapshot's to its current one, each present.
     private func storedBytes(of row: DocumentRow, _ db: GRDB.Database) throws -> Data {
-        let revisions = try Row.fetchCursor(
-            try db.cachedStatement(sql: "SELECT generation, bytes FROM revisions WHERE docId = ? AND generation >= ? ORDER BY generation"),
-            arguments: [row.docId, row.snapshotGeneration])
-        var bytes = Data()
-        var generations: (first: Int64, last: Int64)?
-        while let revision = try revisions.next() {
-            let generation: Int64 = revision[0]
-            guard let chunk = revision[1] as Data? else {
-                throw StoreError.corruptDocument(docId: row.docId, reason: "revision \(generation) has lost its bytes")
-            }
-            bytes.append(chunk)
-            generations = (generations?.first ?? generation, generation)
-        }
-        guard let generations, generations.first == row.snapshotGeneration, generations.last == row.generation else {
+        let revisions = try RevisionChain.sinceSnapshot(of: row, db)
+        guard revisions.first?.generation == row.generation, revisions.last?.generation == row.snapshotGeneration else {
             throw StoreError.corruptDocument(docId: row.docId,
                                              reason: "its revisions \(row.snapshotGeneration) to \(row.generation) are not all stored")
+        }
+        var bytes = Data()
+        for revision in revisions.reversed() {
+            guard let chunk = revision.bytes else {
+                throw StoreError.corruptDocument(docId: row.docId, reason: "revision \(revision.generation) has lost its bytes")
+            }
+            bytes.append(chunk)
         }
         return bytes
     }

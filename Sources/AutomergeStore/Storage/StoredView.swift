@@ -26,7 +26,7 @@ struct StoredView {
     ///   its checksum or is not a JSON map.
     init(stored: Data, docId: String) throws {
         let json = stored.dropFirst(Self.checksumLength)
-        guard stored.count > Self.checksumLength, Self.checksum(of: json) == stored.prefix(Self.checksumLength) else {
+        guard stored.count > Self.checksumLength, stored.prefix(Self.checksumLength).elementsEqual(Self.checksum(of: json)) else {
             throw StoreError.corruptDocument(docId: docId, reason: "its stored body fails its checksum")
         }
         guard case .map(let root)? = try? BodyJSON.decode(Data(json)) else {
@@ -39,14 +39,17 @@ struct StoredView {
     var stored: Data {
         get throws {
             let json = try BodyJSON.encode(.map(root))
-            return Self.checksum(of: json) + json
+            var stored = Data(capacity: Self.checksumLength + json.count)
+            Self.checksum(of: json).withUnsafeBytes { stored.append(contentsOf: $0) }
+            stored.append(json)
+            return stored
         }
     }
 
     private static let checksumLength = 8
 
-    private static func checksum(of json: some DataProtocol) -> Data {
-        Data(SHA256.hash(data: json).prefix(checksumLength))
+    private static func checksum(of json: some DataProtocol) -> [UInt8] {
+        SHA256.hash(data: json).withUnsafeBytes { Array($0.prefix(checksumLength)) }
     }
 
     /// The body: the root without the reserved keys.
