@@ -13,8 +13,8 @@ import GRDB
 ///   for the revision at `documents.snapshotGeneration`, the whole document
 ///   (its snapshot). A document's bytes are those of its revisions from the
 ///   snapshot's on, in order, so a write adds one row of O(change) bytes;
-///   once they outgrow the snapshot, a write stores a new snapshot and
-///   clears the bytes of the revisions before it. There is no index by
+///   once they outgrow the snapshot (or number 64), a write stores a new
+///   snapshot and clears the bytes of the revisions before it. There is no index by
 ///   document: a document's revisions are found by following `previous`
 ///   back from its current one (see ``RevisionChain``), so that a write
 ///   dirties two pages (its revision row, at the end of the table, and its
