@@ -61,7 +61,7 @@ extension Datastore {
             guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
             let document = try loadDocument(row, db)
             guard revId != row.revId else { return document }
-            return try document.forkAt(heads: try heads(of: docId, revId: revId, db))
+            return try document.forkAt(heads: try heads(of: row, revId: revId, db))
         }
     }
 

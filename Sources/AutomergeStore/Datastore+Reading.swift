@@ -27,7 +27,7 @@ extension Datastore {
         -> DocumentRevision
     {
         if revId == row.revId { return try revision(row, document: document) }
-        let stored = try storedRevision(of: row.docId, revId: revId, db)
+        let stored = try storedRevision(of: row, revId: revId, db)
         return try revision(docId: row.docId, revId: revId, sequence: stored.sequence,
                             document: try document.forkAt(heads: stored.heads))
     }
@@ -67,10 +67,11 @@ extension Datastore {
     public func getRevisionHistory(_ revision: DocumentRevision) throws -> [DocumentRevision] {
         guard let docId = revision.docId, let revId = revision.revId else { return [] }
         return try read { db in
-            let stored = try storedRevision(of: docId, revId: revId, db)
-            guard let row = try DocumentRow.fetch(db, docId: docId) else { throw StoreError.documentNotFound(docId: docId) }
-            let history = try RevisionChain.walk(docId: docId, from: stored.sequence, downTo: 1, db)
-            guard history.count == stored.generation else {
+            guard let row = try DocumentRow.fetch(db, docId: docId) else {
+                throw StoreError.documentNotFound(docId: docId, revId: revId)
+            }
+            let history = try storedRevisions(of: row, from: revId, downTo: 1, db)
+            guard history.count == history.first!.generation else {
                 throw StoreError.corruptDocument(docId: docId, reason: "revisions before \(revId) are missing")
             }
             let document = try loadDocument(row, db)

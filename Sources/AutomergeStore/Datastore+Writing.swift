@@ -140,7 +140,7 @@ extension Datastore {
                     guard options.contains(.merge) else {
                         throw StoreError.conflict(docId: docId, currentRevId: row.revId, givenRevId: revision.revId)
                     }
-                    let base = try document.forkAt(heads: try heads(of: docId, revId: revision.revId, db))
+                    let base = try document.forkAt(heads: try heads(of: row, revId: revision.revId, db))
                     try edit(base, row.generation + 1, docId)
                     base.commitWith(timestamp: Date())
                     try document.merge(other: base)
@@ -161,21 +161,30 @@ extension Datastore {
         return saved
     }
 
-    /// The heads of a stored revision.
-    func heads(of docId: String, revId: String?, _ db: GRDB.Database) throws -> Set<ChangeHash> {
-        try storedRevision(of: docId, revId: revId, db).heads
+    /// The heads of a stored revision of `row`'s document.
+    func heads(of row: DocumentRow, revId: String?, _ db: GRDB.Database) throws -> Set<ChangeHash> {
+        try storedRevision(of: row, revId: revId, db).heads
     }
 
-    /// A stored revision of a document, found by walking back from its
-    /// current revision to the generation `revId` names.
-    func storedRevision(of docId: String, revId: String?, _ db: GRDB.Database) throws -> StoredRevision {
-        guard let revId else { throw StoreError.documentNotFound(docId: docId, revId: "(none)") }
-        guard let generation = try? RevisionId.generation(of: revId),
-            let row = try DocumentRow.fetch(db, docId: docId), Int64(generation) <= row.generation,
-            let stored = try RevisionChain.walk(docId: docId, from: row.sequence, downTo: Int64(generation), db).last,
-            stored.generation == generation, stored.revId == revId
-        else { throw StoreError.documentNotFound(docId: docId, revId: revId) }
-        return stored
+    /// A stored revision of `row`'s document (the document's current row).
+    func storedRevision(of row: DocumentRow, revId: String?, _ db: GRDB.Database) throws -> StoredRevision {
+        try storedRevisions(of: row, from: revId, downTo: nil, db).first!
+    }
+
+    /// The stored revisions of `row`'s document from `revId` back to
+    /// generation `stop` (`revId`'s own when nil), newest first: those the
+    /// walk back from the current revision (see ``RevisionChain``) finds,
+    /// so fewer when the chain is broken below `revId`.
+    func storedRevisions(of row: DocumentRow, from revId: String?, downTo stop: Int64?, _ db: GRDB.Database) throws
+        -> ArraySlice<StoredRevision>
+    {
+        guard let revId else { throw StoreError.documentNotFound(docId: row.docId, revId: "(none)") }
+        guard let generation = (try? RevisionId.generation(of: revId)).map(Int64.init), generation <= row.generation
+        else { throw StoreError.documentNotFound(docId: row.docId, revId: revId) }
+        let walked = try RevisionChain.walk(docId: row.docId, from: row.sequence, downTo: min(stop ?? generation, generation), db)
+        guard let index = walked.firstIndex(where: { $0.generation == generation }), walked[index].revId == revId
+        else { throw StoreError.documentNotFound(docId: row.docId, revId: revId) }
+        return walked[index...]
     }
 
     static func validate(docId: String) throws {
