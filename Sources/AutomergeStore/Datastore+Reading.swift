@@ -71,7 +71,7 @@ extension Datastore {
                 throw StoreError.documentNotFound(docId: docId, revId: revId)
             }
             let history = try storedRevisions(of: row, from: revId, downTo: 1, db)
-            guard history.count == history.first!.generation else {
+            guard history.last!.previous == nil else {
                 throw StoreError.corruptDocument(docId: docId, reason: "revisions before \(revId) are missing")
             }
             let document = try loadDocument(row, db)

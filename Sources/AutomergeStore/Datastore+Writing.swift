@@ -1,4 +1,4 @@
-import Automerge
+@_spi(Storage) import Automerge
 import Foundation
 import GRDB
 
@@ -133,15 +133,17 @@ extension Datastore {
             let document = try loadDocument(row, db, forWriting: true)
             do {
                 let previousHeads = document.heads()
+                // The generation the write makes: one change more (see ``DocumentWriter``).
+                let generation = Int64(document.changeCount) + 1
                 if revision.revId == row.revId {
-                    try edit(document, row.generation + 1, docId)
+                    try edit(document, generation, docId)
                     document.commitWith(timestamp: Date())
                 } else {
                     guard options.contains(.merge) else {
                         throw StoreError.conflict(docId: docId, currentRevId: row.revId, givenRevId: revision.revId)
                     }
                     let base = try document.forkAt(heads: try heads(of: row, revId: revision.revId, db))
-                    try edit(base, row.generation + 1, docId)
+                    try edit(base, generation, docId)
                     base.commitWith(timestamp: Date())
                     try document.merge(other: base)
                 }

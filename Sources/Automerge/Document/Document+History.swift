@@ -32,6 +32,17 @@ extension Document {
         }
     }
 
+    /// How many changes the document holds (pending edits committed
+    /// first): a datastore's revision generation, the same on every replica
+    /// holding the same changes.
+    @_spi(Storage)
+    public var changeCount: Int {
+        locked { state in
+            state.commit()
+            return state.history.count
+        }
+    }
+
     /// How many ops the document's changes hold (deletes included): the
     /// denominator of per-op figures such as `automerge bench memory`'s.
     @_spi(Conformance)

@@ -62,8 +62,12 @@ enum StoredLayout {
         for name in document.keys(obj: map) where attachments[name] == nil {
             try document.delete(obj: map, key: name)
         }
+        // A changed entry is a new map, not the old one's fields edited:
+        // concurrent changes of one attachment (a merge, a replication)
+        // then keep one side's entry whole, never one side's digest with
+        // the other's length.
         for (name, metadata) in attachments.sorted(by: { $0.key < $1.key }) where current[name] != metadata {
-            try BodyWriter.write(metadata.bodyValue, to: .key(map, name), of: document)
+            try BodyWriter.replace(.key(map, name), with: metadata.bodyValue, of: document)
         }
     }
 }

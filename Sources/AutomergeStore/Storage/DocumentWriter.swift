@@ -1,4 +1,4 @@
-import Automerge
+@_spi(Storage) import Automerge
 import Foundation
 import GRDB
 
@@ -7,35 +7,43 @@ import GRDB
 /// the snapshot outgrow it, the whole document as a new snapshot), the
 /// document row moved to the new revision with the next sequence number,
 /// the blobs it names. See ``StoreSchema`` for the layout.
+///
+/// A revision's generation is its document's number of changes: one more
+/// per local write (a write commits one change), and as many more as a
+/// replication brought, so that replicas holding the same changes name
+/// the same revision (see docs/decisions.md, "Replication").
 extension Datastore {
-    /// Stores a new document. Returns its first revision. Its first
-    /// snapshot is its one change, as a change chunk: already encoded by
-    /// the commit, where a saved document would be encoded again (a
-    /// sequence of chunks of either kind loads the same).
+    /// Stores a new document (made here, or received from a replica).
+    /// Returns its first revision. Its first snapshot is its changes, as
+    /// change chunks: already encoded by the commit, where a saved document
+    /// would be encoded again (a sequence of chunks of either kind loads the same).
     func insert(_ docId: String, document: Document, _ db: GRDB.Database) throws -> DocumentRevision {
         let heads = document.heads()
-        let revId = RevisionId.make(heads: heads, generation: 1)
+        let generation = Int64(document.changeCount)
+        let revId = RevisionId.make(heads: heads, generation: Int(generation))
         let view = try StoredView(of: document)
+        let conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
         let bytes = try document.encodeChangesSince(heads: [])
-        let sequence = try addRevision(docId: docId, revId: revId, generation: 1, deleted: false, heads: heads,
-                                       bytes: bytes, previous: nil, db)
+        let sequence = try addRevision(docId: docId, revId: revId, generation: generation, deleted: view.deleted,
+                                       heads: heads, bytes: bytes, previous: nil, db)
         try db.cachedStatement(sql: """
             INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence,
                                    snapshotGeneration, snapshotLength, chunkBytes, body)
-            VALUES (?, ?, 1, 0, 0, ?, 1, ?, 0, ?)
-            """).execute(arguments: [docId, revId, sequence, bytes.count, try view.stored])
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+            """).execute(arguments: [docId, revId, generation, view.deleted, conflicted, sequence, generation,
+                                     bytes.count, try view.stored])
         try addBlobReferences(of: view, docId: docId, db)
         return revision(docId: docId, revId: revId, sequence: sequence, view: view)
     }
 
     /// Stores the edits made to `document` since `row`'s revision (one new
-    /// change). Returns the new revision.
+    /// change, or those a replication brought). Returns the new revision.
     func update(_ row: DocumentRow, document: Document, since previousHeads: Set<ChangeHash>,
                 _ db: GRDB.Database) throws -> DocumentRevision
     {
         let heads = document.heads()
         let chunk = try document.encodeChangesSince(heads: previousHeads)
-        let generation = row.generation + 1
+        let generation = Int64(document.changeCount)
         let revId = RevisionId.make(heads: heads, generation: Int(generation))
         let view = try StoredView(of: document)
         let conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
@@ -67,9 +75,10 @@ extension Datastore {
     /// Whether the write after `row` adding `chunkLength` bytes of changes
     /// stores a new snapshot instead: once the chunks after the snapshot
     /// would outgrow it (a load then reads at most twice the document's
-    /// saved size), or once there are ``maxRevisionsPerSnapshot`` of them
-    /// (a load applies each chunk as a change, and finds it through the
-    /// revision before it, see ``RevisionChain``).
+    /// saved size), or once they hold ``maxRevisionsPerSnapshot`` changes
+    /// (a load applies each as a change, and finds its chunk through the
+    /// revision before it, see ``RevisionChain``; a revision holds at
+    /// least one change).
     static func compacts(_ row: DocumentRow, adding chunkLength: Int) -> Bool {
         row.chunkBytes > row.snapshotLength - Int64(chunkLength)
             || row.generation - row.snapshotGeneration + 1 >= maxRevisionsPerSnapshot

@@ -8,6 +8,8 @@ struct StoredRevision {
     var generation: Int64
     var revId: String
     var heads: Set<ChangeHash>
+    /// The sequence of the document's revision before it; nil for its first.
+    var previous: Int64?
     /// The Automerge bytes the revision's write added (nil once a later
     /// snapshot made them unneeded).
     var bytes: Data?
@@ -22,9 +24,10 @@ struct StoredRevision {
 /// starts from; every walk the store makes starts at the document's
 /// current revision or at the one it wants.
 ///
-/// The walk takes only rows of the same document whose generation is one
-/// less than the last, and stops at a given generation: it ends after at
-/// most (start - stop + 1) rows, whatever the file holds.
+/// The walk takes only rows of the same document whose generation is less
+/// than the last (a revision adds one change or more), and stops at a
+/// given generation: it ends after at most (start - stop + 1) rows,
+/// whatever the file holds.
 enum RevisionChain {
     /// The revisions of `docId` from the one at `sequence` back to
     /// generation `stop` (inclusive), newest first; fewer when a row is
@@ -45,15 +48,17 @@ enum RevisionChain {
             guard let row = try cursor.next() else { break }
             let found: StoredRevision? = try withExtendedLifetime(cursor) {
                 let generation: Int64 = row[1]
-                guard row[0] as String == docId, revisions.last.map({ generation == $0.generation - 1 }) ?? true else {
+                guard row[0] as String == docId, revisions.last.map({ generation < $0.generation }) ?? true else {
                     return nil
                 }
                 let revId: String = row[3]
                 guard let heads = ChangeHash.decode(row[4]) else {
                     throw StoreError.corruptDocument(docId: docId, reason: "revision \(revId) has malformed heads")
                 }
-                next = generation > stop ? row[2] : nil
-                return StoredRevision(sequence: sequence, generation: generation, revId: revId, heads: heads, bytes: row[5])
+                let previous: Int64? = row[2]
+                next = generation > stop ? previous : nil
+                return StoredRevision(sequence: sequence, generation: generation, revId: revId, heads: heads,
+                                      previous: previous, bytes: row[5])
             }
             guard let found else { break }
             revisions.append(found)

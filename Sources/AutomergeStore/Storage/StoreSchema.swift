@@ -29,6 +29,11 @@ import GRDB
 /// - `meta`: the datastore's Automerge actor id.
 /// - `query_indexes` (v2): the query indexes, each with its table (see
 ///   ``IndexDefinition``) and the sequence it is up to date with.
+/// - `replication_peers` and `replication_documents` (v6): per replica this
+///   datastore replicates with, the changes-feed sequence up to which every
+///   document is known to be there (its checkpoint), and per document the
+///   Automerge sync state and the sequence of the revision the replica is
+///   known to hold (see ``ReplicationLedger``).
 ///
 /// Large values live in row-id tables only: SQLite compares a key against
 /// a whole cell of a WITHOUT ROWID table or an index, reading all its
@@ -89,6 +94,18 @@ enum StoreSchema {
         }
         migrator.registerMigration("v4", migrate: revisionsHoldTheBytes)
         migrator.registerMigration("v5", migrate: revisionsChainedByDocument)
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                CREATE TABLE replication_peers (peer TEXT PRIMARY KEY NOT NULL, checkpoint INTEGER NOT NULL);
+                CREATE TABLE replication_documents (
+                    peer TEXT NOT NULL,
+                    docId TEXT NOT NULL,
+                    syncState BLOB NOT NULL,
+                    syncedSequence INTEGER NOT NULL,
+                    PRIMARY KEY (peer, docId)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

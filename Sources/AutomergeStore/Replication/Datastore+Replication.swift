@@ -1,0 +1,175 @@
+@_spi(Storage) import Automerge
+import Foundation
+import GRDB
+
+/// One thing a replication does to one document, inside a write
+/// transaction with the others of its batch.
+enum ReplicationStep {
+    /// Start an exchange: the document's first sync message to the peer.
+    case offer(docId: String)
+    /// Apply a sync message from the peer, and answer it.
+    case receive(docId: String, message: Data)
+    /// An exchange ended: record what the peer is known to hold.
+    case ended(docId: String)
+
+    var docId: String {
+        switch self {
+        case .offer(let docId), .receive(let docId, _), .ended(let docId): return docId
+        }
+    }
+}
+
+/// What a step did.
+struct ReplicationStepOutcome {
+    /// The message to send the peer (nil: nothing to say).
+    var reply: Data?
+    /// The attachments the document names, sent with `reply`.
+    var attachments: [AttachmentDigest] = []
+    /// Whether `reply` carries changes.
+    var sendsChanges = false
+    /// The revision the step wrote, when the peer's message changed the document.
+    var written: DocumentChange?
+    /// Attachments the document now names whose bytes this datastore lacks.
+    var missingBlobs: [AttachmentDigest] = []
+}
+
+/// A session's sync states, one per document, loaded from the ledger on first use.
+final class ReplicationSyncStates {
+    let peer: String
+    /// Whether this side ignores the changes the peer sends (it only pushes).
+    let readOnly: Bool
+    private var states: [String: SyncState] = [:]
+
+    init(peer: String, readOnly: Bool) {
+        self.peer = peer
+        self.readOnly = readOnly
+    }
+
+    /// The document's state: the persisted one (a new session starts from
+    /// the heads both sides shared, as ``SyncState/reset()`` keeps), or a new one.
+    func state(for docId: String, _ db: GRDB.Database) throws -> SyncState {
+        if let state = states[docId] { return state }
+        let record = try ReplicationLedger.record(peer: peer, docId: docId, db)
+        let state = (record.flatMap { try? SyncState(bytes: $0.syncState) }) ?? SyncState()
+        if readOnly { state.isReadOnly = true }
+        states[docId] = state
+        return state
+    }
+}
+
+extension Datastore {
+    /// This datastore's replica id: its actor, in hex.
+    public var replicaId: String { actor.hexString }
+
+    /// The documents a replication to `peer` offers: those changed since
+    /// its checkpoint that the peer is not known to hold, in `only` when
+    /// given, and passing `filter` when given.
+    func replicationOffers(peer: String, only: Set<String>?, filter: ((DocumentRevision) -> Bool)?) throws -> [String] {
+        try read { db in
+            var docIds = try ReplicationLedger.unsyncedDocuments(peer: peer, db)
+            if let only { docIds = docIds.filter(only.contains) }
+            guard let filter else { return docIds }
+            return try docIds.filter { docId in
+                guard let row = try DocumentRow.fetch(db, docId: docId) else { return false }
+                return filter(try revision(row, db))
+            }
+        }
+    }
+
+    /// Runs `steps` in one write transaction; returns each one's outcome.
+    /// On failure nothing is written, and the loaded documents the steps
+    /// touched are dropped from the cache.
+    func replicate(_ steps: [ReplicationStep], states: ReplicationSyncStates) throws -> [ReplicationStepOutcome] {
+        let outcomes: [ReplicationStepOutcome]
+        do {
+            outcomes = try write { db in try steps.map { try run($0, states: states, db) } }
+        } catch {
+            for step in steps { cache.evict(step.docId) }
+            throw error
+        }
+        for case let change? in outcomes.map(\.written) { events.publish(change) }
+        return outcomes
+    }
+
+    private func run(_ step: ReplicationStep, states: ReplicationSyncStates, _ db: GRDB.Database) throws
+        -> ReplicationStepOutcome
+    {
+        let docId = step.docId
+        let state = try states.state(for: docId, db)
+        var row = try DocumentRow.fetch(db, docId: docId)
+        if case .ended = step {
+            if let row { try record(state, of: row, peer: states.peer, db) }
+            return ReplicationStepOutcome()
+        }
+        let document = try row.map { try loadDocument($0, db, forWriting: true) } ?? newDocument()
+        var outcome = ReplicationStepOutcome()
+        if case .receive(_, let message) = step {
+            let before = document.heads()
+            do {
+                try document.receiveSyncMessage(state: state, message: message)
+            } catch {
+                throw ReplicationError.protocolViolation("document '\(docId)': \(error)")
+            }
+            if document.heads() != before {
+                let saved = try row.map { try update($0, document: document, since: before, db) }
+                    ?? insert(docId, document: document, db)
+                cache.store(document, for: docId, at: saved.revId!)
+                outcome.written = DocumentChange(docId: docId, revId: saved.revId!, sequence: saved.sequence,
+                                                 kind: row == nil ? .created : saved.deleted ? .deleted : .updated)
+                outcome.missingBlobs = try attachmentDigests(of: document).filter {
+                    !blobs.contains(digest: $0.digest, length: $0.length)
+                }
+                row = try DocumentRow.fetch(db, docId: docId)
+            }
+        }
+        outcome.reply = document.generateSyncMessage(state: state)
+        if let reply = outcome.reply {
+            outcome.attachments = try attachmentDigests(of: document)
+            outcome.sendsChanges = (try? SyncMessage(bytes: reply))?.changes.isEmpty == false
+        }
+        if let row { try record(state, of: row, peer: states.peer, db) }
+        return outcome
+    }
+
+    /// An empty document that writes as this datastore.
+    private func newDocument() -> Document {
+        let document = Document()
+        document.actor = actor
+        return document
+    }
+
+    /// Saves the document's sync state, and whether the peer holds its current revision.
+    private func record(_ state: SyncState, of row: DocumentRow, peer: String, _ db: GRDB.Database) throws {
+        let previous = try ReplicationLedger.record(peer: peer, docId: row.docId, db)?.syncedSequence ?? 0
+        let peerHoldsIt = RevisionId.make(heads: state.sharedHeads, generation: Int(row.generation)) == row.revId
+        try ReplicationLedger.save(.init(syncState: state.encode(), syncedSequence: peerHoldsIt ? row.sequence : previous),
+                                   peer: peer, docId: row.docId, db)
+    }
+
+    private func attachmentDigests(of document: Document) throws -> [AttachmentDigest] {
+        try StoredLayout.attachments(of: document).values.map { AttachmentDigest(digest: $0.digest, length: $0.length) }
+            .sorted { $0.digest < $1.digest }
+    }
+
+    /// Whether this datastore holds the bytes of `attachment`.
+    func holdsBlob(_ attachment: AttachmentDigest) -> Bool {
+        blobs.contains(digest: attachment.digest, length: attachment.length)
+    }
+
+    /// The bytes of the blob with `digest`, checked; nil when this datastore lacks them.
+    func blob(digest: String) -> Data? {
+        guard let hex = BlobStore.sha256Hex(ofDigest: digest),
+            let data = try? Data(contentsOf: blobs.url(forHex: hex)), BlobStore.digest(of: data) == digest
+        else { return nil }
+        return data
+    }
+
+    /// Stores blob bytes a peer sent for `digest`.
+    /// - Throws: ``ReplicationError/protocolViolation(_:)`` when they do not match it.
+    func storeBlob(_ data: Data, digest: String) throws {
+        guard BlobStore.digest(of: data) == digest else {
+            throw ReplicationError.protocolViolation("the bytes sent for attachment \(digest) do not match it")
+        }
+        _ = try blobs.write(data)
+    }
+}

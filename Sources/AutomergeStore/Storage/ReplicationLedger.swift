@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// What a datastore knows about each replica it replicates with, in
+/// `replication_peers` and `replication_documents` (see ``StoreSchema``):
+///
+/// - per document, the Automerge sync state (its persistent part, the heads
+///   both sides share) and the sequence of the document's revision the
+///   replica is known to hold all of (`syncedSequence`). Both are written in
+///   the transaction that stores what the replica sent, so an interrupted
+///   replication resumes where it stopped.
+/// - per replica, a checkpoint into the changes feed: every document
+///   changed at or before it is known to be at the replica. A replication
+///   offers only the documents changed after it whose current revision
+///   the replica is not known to hold, so that one changed document of
+///   10,000 costs one exchange.
+enum ReplicationLedger {
+    /// A document's sync record.
+    struct Record {
+        var syncState: Data
+        var syncedSequence: Int64
+    }
+
+    static func checkpoint(peer: String, _ db: GRDB.Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT checkpoint FROM replication_peers WHERE peer = ?", arguments: [peer]) ?? 0
+    }
+
+    static func record(peer: String, docId: String, _ db: GRDB.Database) throws -> Record? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT syncState, syncedSequence FROM replication_documents WHERE peer = ? AND docId = ?
+            """), arguments: [peer, docId])
+        else { return nil }
+        return Record(syncState: row[0], syncedSequence: row[1])
+    }
+
+    static func save(_ record: Record, peer: String, docId: String, _ db: GRDB.Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO replication_documents (peer, docId, syncState, syncedSequence) VALUES (?, ?, ?, ?)
+            ON CONFLICT (peer, docId) DO UPDATE SET syncState = excluded.syncState, syncedSequence = excluded.syncedSequence
+            """).execute(arguments: [peer, docId, record.syncState, record.syncedSequence])
+    }
+
+    /// The documents changed after the peer's checkpoint whose current
+    /// revision the peer is not known to hold, in the order of their latest write.
+    static func unsyncedDocuments(peer: String, _ db: GRDB.Database) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT documents.docId FROM \(DocumentRow.latestWrites) \(unsynced) ORDER BY revisions.sequence
+            """, arguments: [try checkpoint(peer: peer, db), peer])
+    }
+
+    /// Moves the peer's checkpoint up to just before the first write whose
+    /// document the peer is not known to hold (to the latest write when
+    /// there is none).
+    static func advanceCheckpoint(peer: String, _ db: GRDB.Database) throws {
+        let current = try checkpoint(peer: peer, db)
+        let firstUnsynced = try Int64.fetchOne(db, sql: """
+            SELECT MIN(revisions.sequence) FROM \(DocumentRow.latestWrites) \(unsynced)
+            """, arguments: [current, peer])
+        let checkpoint = try firstUnsynced.map { $0 - 1 } ?? DocumentRow.latestSequence(db)
+        guard checkpoint > current else { return }
+        try db.execute(sql: """
+            INSERT INTO replication_peers (peer, checkpoint) VALUES (?, ?)
+            ON CONFLICT (peer) DO UPDATE SET checkpoint = excluded.checkpoint
+            """, arguments: [peer, checkpoint])
+    }
+
+    /// Continues ``DocumentRow/latestWrites`` (its `?` is the checkpoint)
+    /// with the documents whose current revision the peer (`?`) is not known to hold.
+    private static let unsynced = """
+        AND NOT EXISTS (SELECT 1 FROM replication_documents AS synced
+                        WHERE synced.peer = ? AND synced.docId = documents.docId
+                        AND synced.syncedSequence >= documents.sequence)
+        """
+}
