@@ -53,6 +53,11 @@ extension Datastore {
                 let document = Document()
                 document.actor = actor
                 try edit(document, docId)
+                if document.keys(obj: .ROOT).isEmpty {
+                    // An empty body makes no op, and a document of no
+                    // change would not replicate (see ``DocumentWriter``).
+                    try document.put(obj: .ROOT, key: StoredLayout.deletedKey, value: .Boolean(false))
+                }
                 document.commitWith(timestamp: Date())
                 return try insert(docId, document: document, db)
             }
@@ -134,7 +139,7 @@ extension Datastore {
             do {
                 let previousHeads = document.heads()
                 // The generation the write makes: one change more (see ``DocumentWriter``).
-                let generation = Int64(document.changeCount) + 1
+                let generation = max(row.generation, Int64(document.changeCount)) + 1
                 if revision.revId == row.revId {
                     try edit(document, generation, docId)
                     document.commitWith(timestamp: Date())

@@ -43,7 +43,9 @@ extension Datastore {
     {
         let heads = document.heads()
         let chunk = try document.encodeChangesSince(heads: previousHeads)
-        let generation = Int64(document.changeCount)
+        // More than the last even for a document created with no change
+        // before schema v6 (its first revision was generation 1).
+        let generation = max(row.generation + 1, Int64(document.changeCount))
         let revId = RevisionId.make(heads: heads, generation: Int(generation))
         let view = try StoredView(of: document)
         let conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
