@@ -80,7 +80,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AutomergeStoreTests",
-            dependencies: ["Automerge", "AutomergeConformance", "AutomergeStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Automerge", "AutomergeConformance", "AutomergeStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.
         .testTarget(name: "AutomergeCompatibilityTests", dependencies: ["Automerge", "AutomergeUtilities"]),
