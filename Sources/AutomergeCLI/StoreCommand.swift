@@ -30,12 +30,19 @@ struct StoreCommand: ParsableCommand {
               import                             one body per line on standard input (with "_id" to name
                                                  or replace a document); prints {"id","rev"} per line once
                                                  it is durable
+              replicate --stdio                  answers a replicator on standard input and output
+              replicate-to-process CMD [--direction push|pull|both] [--doc-ids a,b]
+                                                 replicates with CMD's standard input and output (such as
+                                                 'automerge store DIR2 NAME2 replicate --stdio'); prints
+                                                 {"documentsSent","documentsReceived","attachmentsSent",
+                                                 "attachmentsReceived","bytesSent","bytesReceived"}
             BODY_JSON "-" reads the body from standard input.
             """)
 
     @Argument(help: "The datastore manager's directory (created if missing).") var directory: String
     @Argument(help: "The datastore's name (created if missing).") var name: String
-    @Argument(help: "create, update, get, delete, list, attach, history, conflicts, import, index or find.") var action: String
+    @Argument(help: "create, update, get, delete, list, attach, history, conflicts, import, index, find, replicate or replicate-to-process.")
+    var action: String
     @Argument(parsing: .allUnrecognized, help: "The action's arguments.") var arguments: [String] = []
 
     func run() throws {
@@ -50,7 +57,8 @@ struct StoreCommand: ParsableCommand {
 
 /// What `automerge store` can do.
 enum StoreAction: String, CaseIterable {
-    case create, update, get, delete, list, attach, history, conflicts, `import`, index, find
+    case create, update, get, delete, list, attach, history, conflicts, `import`, index, find, replicate
+    case replicateToProcess = "replicate-to-process"
 
     func run(_ arguments: [String], on store: Datastore, output: inout StoreOutput) throws {
         switch self {
@@ -65,6 +73,8 @@ enum StoreAction: String, CaseIterable {
         case .import: try parse(StoreImport.self, arguments).run(store, &output)
         case .index: try parse(StoreIndex.self, arguments).run(store, &output)
         case .find: try parse(StoreFind.self, arguments).run(store, &output)
+        case .replicate: try parse(StoreReplicate.self, arguments).run(store, &output)
+        case .replicateToProcess: try parse(StoreReplicateToProcess.self, arguments).run(store, &output)
         }
     }
 }
