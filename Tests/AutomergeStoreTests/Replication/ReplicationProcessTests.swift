@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import AutomergeStore
+
+/// Two processes replicate over a pipe: `automerge store A a
+/// replicate-to-process 'automerge store B b replicate --stdio'`.
+@Suite("Replication: two processes over standard input and output",
+       .enabled(if: automergeExecutable != nil, "the automerge executable is not built beside the tests"))
+struct ReplicationProcessTests {
+    /// Runs `automerge ARGUMENTS...`; returns its status and standard output.
+    private func automerge(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try #require(automergeExecutable)
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        (process.standardOutput, process.standardError) = (output, error)
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    /// The command that serves datastore `b` of `directory` on standard input and output.
+    private func peerCommand(_ directory: URL) throws -> String {
+        "exec '\(try #require(automergeExecutable).path)' store '\(directory.path)' b replicate --stdio"
+    }
+
+    @Test("both ways: each side gets the other's documents, attachments and deletions; the summary counts them")
+    func bothWays() throws {
+        let a = try TemporaryStore(), b = try TemporaryStore()
+        let storeA = try a.manager.datastoreNamed("a"), storeB = try b.manager.datastoreNamed("b")
+        for index in 0..<5 {
+            let rev = DocumentRevision(docId: "a\(index)")
+            rev.body = ["from": "a", "index": .int(Int64(index))]
+            try storeA.createDocumentFromRevision(rev)
+        }
+        let withPhoto = DocumentRevision(docId: "b0")
+        withPhoto.body = ["from": "b"]
+        withPhoto.attachments["photo"] = UnsavedDataAttachment(data: Data(repeating: 7, count: 4096), name: "photo", type: "image/png")
+        try storeB.createDocumentFromRevision(withPhoto)
+        try storeA.deleteDocumentWithId("a4")
+
+        let run = try automerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        #expect(run.status == 0, "\(run.error)")
+        let summary = try BodyJSON.decode(Data(run.output.utf8))
+        #expect(summary["documentsSent"] == 5 && summary["documentsReceived"] == 1 && summary["attachmentsReceived"] == 1)
+        #expect((summary["bytesReceived"]?.intValue ?? 0) > 4096)
+        #expect(run.output.split(separator: "\n").count == 1)
+
+        let reopenedB = try DatastoreManager(directory: b.directory.path).datastoreNamed("b")
+        #expect(try ReplicaSnapshot(storeA) == ReplicaSnapshot(reopenedB))
+        #expect(try storeA.getDocumentWithId("b0").attachments["photo"]?.dataFromAttachmentContent() == Data(repeating: 7, count: 4096))
+        #expect(try reopenedB.getDocumentWithId("a4").deleted)
+
+        let again = try automerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        #expect(try BodyJSON.decode(Data(again.output.utf8))["documentsSent"] == 0)
+    }
+
+    @Test("a replication killed mid-way leaves both datastores whole, and the next run converges")
+    func killedMidway() async throws {
+        let a = try TemporaryStore(), b = try TemporaryStore()
+        let storeA = try a.manager.datastoreNamed("a")
+        try storeA.createDocumentsFromRevisions((0..<3000).map { index in
+            let rev = DocumentRevision(docId: "doc\(index)")
+            rev.body = ["index": .int(Int64(index)), "text": .string(String(repeating: "x", count: index % 200))]
+            return rev
+        })
+        for delay in [60, 150, 300] {
+            let process = Process()
+            process.executableURL = try #require(automergeExecutable)
+            process.arguments = ["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)]
+            process.standardOutput = Pipe()
+            process.standardError = Pipe()
+            try process.run()
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let finished = try automerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        #expect(finished.status == 0, "\(finished.error)")
+        let storeB = try DatastoreManager(directory: b.directory.path).datastoreNamed("b")
+        #expect(try storeB.documentCount == 3000)
+        #expect(try ReplicaSnapshot(storeA) == ReplicaSnapshot(storeB))
+    }
+}
