@@ -56,6 +56,8 @@ final class ReplicationSession: @unchecked Sendable {
     /// Sequences of the writes this session made, which it does not offer back.
     private var ownWrites = Set<Int64>()
     private var lastHeard = ContinuousClock.now
+    /// Documents this run still has to offer.
+    private var pendingOffers: ArraySlice<String> = []
 
     init(store: Datastore, transport: any ReplicationTransport, plan: ReplicationPlan) {
         self.store = store
@@ -77,12 +79,15 @@ final class ReplicationSession: @unchecked Sendable {
         }
         do {
             try await handshake()
-            try await offer(try store.translatingReplicationErrors {
-                try store.replicationOffers(peer: peer, only: plan.offerOnly, filter: plan.filter)
-            })
-            try await send(.offersDone)
-            offersDone = true
+            // Before the feed is read: a write committed in between is
+            // then offered twice rather than not at all.
             if plan.continuous && plan.offers { feedLocalChanges() }
+            if plan.offers {
+                pendingOffers = try store.translatingReplicationErrors {
+                    try store.replicationOffers(peer: peer, only: plan.offerOnly, filter: plan.filter)
+                }[...]
+            }
+            try await offerMore()
             try await exchange()
             await transport.close()
             return summary
@@ -171,16 +176,25 @@ final class ReplicationSession: @unchecked Sendable {
 
     // MARK: Exchanges
 
-    /// Starts an exchange for each document, in batches.
-    private func offer(_ docIds: [String]) async throws {
-        guard plan.offers else { return }
-        var start = 0
-        while start < docIds.count {
-            let batch = docIds[start..<min(start + 64, docIds.count)]
+    /// Starts exchanges for the documents still to offer while fewer than
+    /// ``window`` are under way, then says when all were offered. The
+    /// window keeps the documents of the exchanges under way in the
+    /// store's document cache (each is loaded once, not once per message),
+    /// and what the peer has queued small.
+    private func offerMore() async throws {
+        while !pendingOffers.isEmpty, summary.changesTotal - summary.changesProcessed < Self.window {
+            let room = Self.window - (summary.changesTotal - summary.changesProcessed)
+            let batch = pendingOffers.prefix(max(1, min(room, 32)))
+            pendingOffers = pendingOffers.dropFirst(batch.count)
             try await perform(batch.map { .offer(docId: $0) })
-            start = batch.endIndex
         }
+        guard pendingOffers.isEmpty, !offersDone else { return }
+        try await send(.offersDone)
+        offersDone = true
     }
+
+    /// How many exchanges a side keeps under way while it has more to offer.
+    static let window = 48
 
     /// Handles inputs until the session ends.
     private func exchange() async throws {
@@ -212,6 +226,7 @@ final class ReplicationSession: @unchecked Sendable {
                 case .localChange(let change):
                     if try offers(change) { steps.append(.offer(docId: change.docId)) }
                 case .stop:
+                    summary.completed = false
                     try await perform(steps)
                     try await send(.bye)
                     return
@@ -220,6 +235,7 @@ final class ReplicationSession: @unchecked Sendable {
                 }
             }
             try await perform(steps)
+            try await offerMore()
             if !isComplete { completedOnce = false }
         }
     }
@@ -264,7 +280,7 @@ final class ReplicationSession: @unchecked Sendable {
             summary.attachmentsUnavailable += 1
             release(digest, steps: &steps)
         case .bye:
-            summary.completed = isComplete
+            summary.completed = isComplete && !plan.continuous
             return true
         case .failure(let reason):
             throw ReplicationError.peerFailed(reason)

@@ -109,4 +109,99 @@ struct ReplicationTests {
         #expect(second.remote.attachmentsReceived == 0 && second.local.bytesSent < 5_000)
         #expect(try b.getDocumentWithId("three").attachments["copy"]?.dataFromAttachmentContent() == bytes)
     }
+
+    @Test("a replicator goes pending, started, complete; reports progress to its delegate and event streams")
+    func statesAndProgress() async throws {
+        let store = try TemporaryStore()
+        let a = try store.datastore("a"), b = try store.datastore("b")
+        try a.createDocumentsFromRevisions((0..<100).map { index in
+            let rev = DocumentRevision(docId: "doc\(index)")
+            rev.body = ["index": .int(Int64(index))]
+            return rev
+        })
+        final class Recorder: ReplicatorDelegate, @unchecked Sendable {
+            var states: [Replicator.State] = []
+            var progress: [Int] = []
+            var completed = false
+            func replicatorDidChangeState(_ replicator: Replicator) { states.append(replicator.state) }
+            func replicatorDidChangeProgress(_ replicator: Replicator) { progress.append(replicator.changesProcessed) }
+            func replicatorDidComplete(_ replicator: Replicator) { completed = true }
+        }
+        let (near, far) = InProcessTransport.pair()
+        async let served = b.serveReplication(over: far)
+        let replicator = Replicator.push(from: a, over: near)
+        let recorder = Recorder()
+        replicator.delegate = recorder
+        #expect(replicator.state == .pending)
+        let events = replicator.events()
+        try await replicator.run()
+        _ = try await served
+        #expect(replicator.state == .complete)
+        #expect(recorder.states == [.started, .complete] && recorder.completed)
+        #expect(recorder.progress == recorder.progress.sorted() && recorder.progress.last == 100)
+        #expect(replicator.changesProcessed == 100 && replicator.changesTotal == 100)
+        var seen: [String] = []
+        for await event in events {
+            switch event {
+            case .stateChanged(let state): seen.append(state.rawValue)
+            case .finished: seen.append("finished")
+            default: continue
+            }
+        }
+        #expect(seen == ["started", "complete", "finished"])
+    }
+
+    @Test("continuous: writes on either side replicate as they are made, until stopped")
+    func continuous() async throws {
+        let store = try TemporaryStore()
+        let a = try store.datastore("a"), b = try store.datastore("b")
+        let (near, far) = InProcessTransport.pair()
+        let served = Task { try await b.serveReplication(over: far) }
+        let replicator = Replicator(datastore: a, transport: near, mode: .continuous)
+        replicator.start()
+        let rev = DocumentRevision(docId: "live")
+        rev.body = ["n": 1]
+        try a.createDocumentFromRevision(rev)
+        try await waitUntil { (try? b.getDocumentWithId("live")) != nil }
+        let onB = try b.getDocumentWithId("live")
+        onB.body["n"] = 2
+        try b.updateDocumentFromRevision(onB)
+        try await waitUntil { (try? a.getDocumentWithId("live").body["n"]) == 2 }
+        #expect(replicator.state == .started)
+        replicator.stop()
+        _ = try await served.value
+        try await waitUntil { replicator.state == .stopped }
+        #expect(try ReplicaSnapshot(a) == ReplicaSnapshot(b))
+    }
+
+    @Test("a peer that breaks the protocol gets an error and changes nothing", arguments: [
+        ReplicationMessage.sync(docId: "doc", message: Data([0x42, 0xFF, 0xFF]), attachments: [], startsExchange: true),
+        .sync(docId: "_design", message: Data([0x42]), attachments: [], startsExchange: true),
+        .sync(docId: "doc", message: Data([0x42]), attachments: [AttachmentDigest(digest: "md5-x", length: 1)], startsExchange: true),
+        .blob(digest: "sha256-" + String(repeating: "0", count: 64), data: Data([1])),
+        .hello(ReplicationHello(replicaId: "aa")),
+    ])
+    func hostilePeer(_ message: ReplicationMessage) async throws {
+        let store = try TemporaryStore()
+        let b = try store.datastore("b")
+        let rev = DocumentRevision(docId: "doc")
+        rev.body = ["kept": true]
+        try b.createDocumentFromRevision(rev)
+        let before = try ReplicaSnapshot(b)
+        let (near, far) = InProcessTransport.pair()
+        let served = Task { try await b.serveReplication(over: far, timeout: 5) }
+        try await near.send(ReplicationFrame(serial: 0, message: .hello(ReplicationHello(replicaId: "aa", initiatorSends: true))))
+        try await near.send(ReplicationFrame(serial: 1, message: message))
+        await #expect(throws: ReplicationError.self) { try await served.value }
+        #expect(try ReplicaSnapshot(b) == before)
+    }
+}
+
+/// Waits (up to 10 s) until `condition` holds.
+func waitUntil(_ condition: () throws -> Bool) async throws {
+    for _ in 0..<1000 {
+        if try condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("timed out waiting")
 }
