@@ -52,11 +52,11 @@ extension Datastore {
     public func changes(since: Int64 = 0, limit: Int = 1000) throws -> ChangesPage {
         let results = try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT documents.docId, documents.revId, documents.sequence, documents.generation, documents.deleted
+                SELECT documents.docId, documents.revId, documents.sequence, revisions.previous, documents.deleted
                 FROM \(DocumentRow.latestWrites) ORDER BY revisions.sequence LIMIT ?
                 """, arguments: [since, max(0, limit)]).map { row in
                 DocumentChange(docId: row["docId"], revId: row["revId"], sequence: row["sequence"],
-                               kind: Self.kind(deleted: row["deleted"], generation: row["generation"]))
+                               kind: Self.kind(deleted: row["deleted"], first: (row["previous"] as Int64?) == nil))
             }
         }
         return ChangesPage(results: results, lastSequence: results.last?.sequence ?? since)
@@ -65,7 +65,9 @@ extension Datastore {
     /// Every write from now on, as it commits, until the stream is dropped.
     public func changeEvents() -> AsyncStream<DocumentChange> { events.stream() }
 
-    static func kind(deleted: Bool, generation: Int64) -> DocumentChange.Kind {
-        deleted ? .deleted : generation == 1 ? .created : .updated
+    /// A write's kind: `first` when it made the document's first revision
+    /// here (a replicated document's first may hold several changes).
+    static func kind(deleted: Bool, first: Bool) -> DocumentChange.Kind {
+        deleted ? .deleted : first ? .created : .updated
     }
 }

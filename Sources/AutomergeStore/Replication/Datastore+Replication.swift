@@ -115,7 +115,7 @@ extension Datastore {
                     ?? insert(docId, document: document, db)
                 cache.store(document, for: docId, at: saved.revId!)
                 outcome.written = DocumentChange(docId: docId, revId: saved.revId!, sequence: saved.sequence,
-                                                 kind: row == nil ? .created : saved.deleted ? .deleted : .updated)
+                                                 kind: Self.kind(deleted: saved.deleted, first: row == nil))
                 outcome.missingBlobs = try attachmentDigests(of: document).filter {
                     !blobs.contains(digest: $0.digest, length: $0.length)
                 }

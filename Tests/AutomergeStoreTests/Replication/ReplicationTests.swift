@@ -29,6 +29,9 @@ struct ReplicationTests {
         #expect(try b.getDocumentWithId("doc4").deleted)
         #expect(try body(b.getDocumentWithId("doc3")) == ["index": 3, "name": "changed"])
         #expect(try b.getDocumentWithId("doc3").revId == a.getDocumentWithId("doc3").revId)
+        // Each arrived in one write here: created (doc3 with its two changes), or deleted.
+        let kinds = try Dictionary(uniqueKeysWithValues: b.changes().results.map { ($0.docId, $0.kind) })
+        #expect(kinds["doc3"] == .created && kinds["doc4"] == .deleted && kinds.values.filter { $0 == .created }.count == 19)
     }
 
     @Test("a pull by document ids brings only those; a push filter sends only what it accepts")
