@@ -173,3 +173,18 @@ extension Datastore {
         _ = try blobs.write(data)
     }
 }
+
+extension Datastore {
+    /// Runs `body`, reporting the store's errors as ``ReplicationError/store(_:)``.
+    func translatingReplicationErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw ReplicationError.store(error)
+        }
+    }
+
+    func advanceReplicationCheckpoint(peer: String) throws {
+        try write { db in try ReplicationLedger.advanceCheckpoint(peer: peer, db) }
+    }
+}

@@ -48,11 +48,7 @@ final class ReplicationSession: @unchecked Sendable {
     private var peerOffersDone = false
     private var sentDocuments = Set<String>()
     private var receivedDocuments = Set<String>()
-    /// Frames of documents waiting for attachment bytes, in arrival order.
-    private var held: [String: [ReplicationMessage]] = [:]
-    /// The blobs each waiting document lacks.
-    private var lacking: [String: Set<String>] = [:]
-    private var requestedBlobs = Set<String>()
+    private var waits = AttachmentWaits()
     /// Sequences of the writes this session made, which it does not offer back.
     private var ownWrites = Set<Int64>()
     private var lastHeard = ContinuousClock.now
@@ -66,8 +62,7 @@ final class ReplicationSession: @unchecked Sendable {
     }
 
     private var isComplete: Bool {
-        offersDone && peerOffersDone && summary.changesTotal == summary.changesProcessed && held.isEmpty
-            && requestedBlobs.isEmpty
+        offersDone && peerOffersDone && summary.changesTotal == summary.changesProcessed && waits.isEmpty
     }
 
     /// Runs the session to its end: complete (one-shot), stopped, or failed.
@@ -250,16 +245,19 @@ final class ReplicationSession: @unchecked Sendable {
             try validate(docId: docId)
             if startsExchange { summary.changesTotal += 1 }
             let missing = plan.applies ? try attachments.filter { try validate($0) && !store.holdsBlob($0) } : []
-            if held[docId] != nil || !missing.isEmpty {
-                held[docId, default: []].append(message)
-                try await request(missing, for: docId)
+            if waits.isWaiting(docId) || !missing.isEmpty {
+                try await request(waits.hold(message, of: docId, missing: missing))
             } else {
                 steps.append(.receive(docId: docId, message: bytes))
             }
         case .idle(let docId):
             try validate(docId: docId)
             summary.changesProcessed += 1
-            if held[docId] != nil { held[docId]!.append(message) } else { steps.append(.ended(docId: docId)) }
+            if waits.isWaiting(docId) {
+                _ = waits.hold(message, of: docId, missing: [])
+            } else {
+                steps.append(.ended(docId: docId))
+            }
         case .offersDone:
             peerOffersDone = true
         case .blobRequest(let digest):
@@ -271,12 +269,12 @@ final class ReplicationSession: @unchecked Sendable {
                 try await send(.blobUnavailable(digest: digest))
             }
         case .blob(let digest, let data):
-            guard requestedBlobs.contains(digest) else { throw ReplicationError.protocolViolation("attachment \(digest) was not asked for") }
+            guard waits.requested.contains(digest) else { throw ReplicationError.protocolViolation("attachment \(digest) was not asked for") }
             try store.translatingReplicationErrors { try store.storeBlob(data, digest: digest) }
             summary.attachmentsReceived += 1
             release(digest, steps: &steps)
         case .blobUnavailable(let digest):
-            guard requestedBlobs.contains(digest) else { throw ReplicationError.protocolViolation("attachment \(digest) was not asked for") }
+            guard waits.requested.contains(digest) else { throw ReplicationError.protocolViolation("attachment \(digest) was not asked for") }
             summary.attachmentsUnavailable += 1
             release(digest, steps: &steps)
         case .bye:
@@ -288,27 +286,17 @@ final class ReplicationSession: @unchecked Sendable {
         return false
     }
 
-    /// Asks the peer for blobs (each once), which the document waits for when given.
-    private func request(_ missing: [AttachmentDigest], for docId: String?) async throws {
-        for attachment in missing {
-            if let docId { lacking[docId, default: []].insert(attachment.digest) }
-            if requestedBlobs.insert(attachment.digest).inserted { try await send(.blobRequest(digest: attachment.digest)) }
-        }
+    private func request(_ digests: [String]) async throws {
+        for digest in digests { try await send(.blobRequest(digest: digest)) }
     }
 
     /// A requested blob arrived (or the peer lacks it): the frames of the
     /// documents no longer waiting become steps, in order.
     private func release(_ digest: String, steps: inout [ReplicationStep]) {
-        requestedBlobs.remove(digest)
-        for docId in lacking.keys.sorted() {
-            lacking[docId]!.remove(digest)
-            guard lacking[docId]!.isEmpty else { continue }
-            lacking[docId] = nil
-            for message in held.removeValue(forKey: docId) ?? [] {
-                switch message {
-                case .sync(_, let bytes, _, _): steps.append(.receive(docId: docId, message: bytes))
-                default: steps.append(.ended(docId: docId))
-                }
+        for (docId, message) in waits.arrived(digest) {
+            switch message {
+            case .sync(_, let bytes, _, _): steps.append(.receive(docId: docId, message: bytes))
+            default: steps.append(.ended(docId: docId))
             }
         }
     }
@@ -324,7 +312,7 @@ final class ReplicationSession: @unchecked Sendable {
             }
             // Rare: the document names bytes its announced attachments did
             // not (a partial state); fetch them without holding anything.
-            try await request(outcome.missingBlobs, for: nil)
+            try await request(waits.wait(for: outcome.missingBlobs, docId: nil))
             switch step {
             case .ended: continue
             case .offer(let docId):
@@ -404,20 +392,5 @@ final class ReplicationSession: @unchecked Sendable {
             throw ReplicationError.protocolViolation("malformed attachment digest '\(attachment.digest.prefix(80))'")
         }
         return true
-    }
-}
-
-extension Datastore {
-    /// Runs `body`, reporting the store's errors as ``ReplicationError/store(_:)``.
-    func translatingReplicationErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw ReplicationError.store(error)
-        }
-    }
-
-    func advanceReplicationCheckpoint(peer: String) throws {
-        try write { db in try ReplicationLedger.advanceCheckpoint(peer: peer, db) }
     }
 }

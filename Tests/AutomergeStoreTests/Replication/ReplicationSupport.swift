@@ -60,3 +60,12 @@ enum BlobStoreDigest {
 }
 
 func body(_ revision: DocumentRevision) -> [String: BodyValue] { revision.body.mapValue ?? [:] }
+
+/// Creates documents `doc0`... with bodies `{"index": i}`, in one batch.
+func createNumbered(_ count: Int, in datastore: Datastore) throws {
+    try datastore.createDocumentsFromRevisions((0..<count).map { index in
+        let rev = DocumentRevision(docId: "doc\(index)")
+        rev.body = ["index": .int(Int64(index))]
+        return rev
+    })
+}

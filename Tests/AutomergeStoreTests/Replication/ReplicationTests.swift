@@ -72,11 +72,7 @@ struct ReplicationTests {
     func onlyChangedDocuments() async throws {
         let store = try TemporaryStore()
         let a = try store.datastore("a"), b = try store.datastore("b")
-        try a.createDocumentsFromRevisions((0..<300).map { index in
-            let rev = DocumentRevision(docId: "doc\(index)")
-            rev.body = ["index": .int(Int64(index))]
-            return rev
-        })
+        try createNumbered(300, in: a)
         let first = try await replicate(a, with: b)
         #expect(first.local.changesTotal >= 300)
         let again = try await replicate(a, with: b)
@@ -117,11 +113,7 @@ struct ReplicationTests {
     func statesAndProgress() async throws {
         let store = try TemporaryStore()
         let a = try store.datastore("a"), b = try store.datastore("b")
-        try a.createDocumentsFromRevisions((0..<100).map { index in
-            let rev = DocumentRevision(docId: "doc\(index)")
-            rev.body = ["index": .int(Int64(index))]
-            return rev
-        })
+        try createNumbered(100, in: a)
         final class Recorder: ReplicatorDelegate, @unchecked Sendable {
             var states: [Replicator.State] = []
             var progress: [Int] = []
