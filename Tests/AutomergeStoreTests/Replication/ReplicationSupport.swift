@@ -10,9 +10,9 @@ func replicate(_ local: Datastore, with remote: Datastore, direction: Replicator
     async throws -> (local: ReplicationSummary, remote: ReplicationSummary)
 {
     let (near, far) = InProcessTransport.pair()
-    async let served = remote.serveReplication(over: far, timeout: 10)
+    async let served = remote.serveReplication(over: far, timeout: 60)
     let replicator = Replicator(datastore: local, transport: near, direction: direction, pushFilter: pushFilter,
-                                pullDocumentIds: pullDocumentIds, timeout: 10)
+                                pullDocumentIds: pullDocumentIds, timeout: 60)
     let summary = try await replicator.run()
     return (summary, try await served)
 }

@@ -192,9 +192,9 @@ struct ReplicationTests {
     }
 }
 
-/// Waits (up to 10 s) until `condition` holds.
+/// Waits (up to 60 s: a loaded machine) until `condition` holds.
 func waitUntil(_ condition: () throws -> Bool) async throws {
-    for _ in 0..<1000 {
+    for _ in 0..<6000 {
         if try condition() { return }
         try await Task.sleep(for: .milliseconds(10))
     }
