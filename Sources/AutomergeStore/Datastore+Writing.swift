@@ -138,8 +138,8 @@ extension Datastore {
             let document = try loadDocument(row, db, forWriting: true)
             do {
                 let previousHeads = document.heads()
-                // The generation the write makes: one change more (see ``DocumentWriter``).
-                let generation = max(row.generation, Int64(document.changeCount)) + 1
+                // The generation of the revision the write makes: it adds one change.
+                let generation = Self.generation(after: row, changeCount: document.changeCount + 1)
                 if revision.revId == row.revId {
                     try edit(document, generation, docId)
                     document.commitWith(timestamp: Date())

@@ -33,18 +33,7 @@ struct StoreCommandLineTests {
         private func run(_ arguments: [String], input: String, datastore: String = "todo") throws
             -> (status: Int32, stdout: String, stderr: String)
         {
-            let process = Process()
-            process.executableURL = try #require(automergeExecutable)
-            process.arguments = ["store", store.directory.path, datastore] + arguments
-            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-            (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
-            try process.run()
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-            let out = stdout.fileHandleForReading.readDataToEndOfFile()
-            let err = stderr.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            try runAutomerge(["store", store.directory.path, datastore] + arguments, input: input)
         }
     }
 

@@ -38,18 +38,10 @@ public final class ByteStreamTransport: ReplicationTransport, @unchecked Sendabl
     public static func standardIO() -> ByteStreamTransport { ByteStreamTransport(input: 0, output: 1) }
 
     public func send(_ frame: ReplicationFrame) async throws {
-        let body = frame.encoded()
-        guard body.count <= ReplicationFrame.maximumLength else {
-            throw ReplicationError.frameTooLarge(body.count)
+        guard frame.encodedLength <= ReplicationFrame.maximumLength else {
+            throw ReplicationError.frameTooLarge(frame.encodedLength)
         }
-        var bytes = Data()
-        var length = UInt64(body.count)
-        repeat {
-            let low = UInt8(length & 0x7F)
-            length >>= 7
-            bytes.append(length == 0 ? low : low | 0x80)
-        } while length != 0
-        bytes.append(body)
+        let bytes = frame.streamEncoded()
         try writeLock.withLock {
             guard !outputClosed else { throw ReplicationError.connectionLost("the transport is closed") }
             try bytes.withUnsafeBytes { raw in

@@ -49,8 +49,8 @@ final class ReplicationSyncStates {
     /// the heads both sides shared, as ``SyncState/reset()`` keeps), or a new one.
     func state(for docId: String, _ db: GRDB.Database) throws -> SyncState {
         if let state = states[docId] { return state }
-        let record = try ReplicationLedger.record(peer: peer, docId: docId, db)
-        let state = (record.flatMap { try? SyncState(bytes: $0.syncState) }) ?? SyncState()
+        let saved = try ReplicationLedger.syncState(peer: peer, docId: docId, db)
+        let state = (saved.flatMap { try? SyncState(bytes: $0) }) ?? SyncState()
         if readOnly { state.isReadOnly = true }
         states[docId] = state
         return state
@@ -96,13 +96,16 @@ extension Datastore {
     {
         let docId = step.docId
         let state = try states.state(for: docId, db)
-        var row = try DocumentRow.fetch(db, docId: docId)
+        let row = try DocumentRow.fetch(db, docId: docId)
+        // The document's revision once the step is done, which the peer may hold.
+        var current = row.map { (revId: $0.revId, sequence: $0.sequence) }
         if case .ended = step {
-            if let row { try record(state, of: row, peer: states.peer, db) }
+            if let current { try record(state, docId: docId, at: current, peer: states.peer, db) }
             return ReplicationStepOutcome()
         }
         let document = try row.map { try loadDocument($0, db, forWriting: true) } ?? newDocument()
         var outcome = ReplicationStepOutcome()
+        var named: [AttachmentDigest]?
         if case .receive(_, let message) = step {
             let before = document.heads()
             do {
@@ -116,18 +119,17 @@ extension Datastore {
                 cache.store(document, for: docId, at: saved.revId!)
                 outcome.written = DocumentChange(docId: docId, revId: saved.revId!, sequence: saved.sequence,
                                                  kind: Self.kind(deleted: saved.deleted, first: row == nil))
-                outcome.missingBlobs = try attachmentDigests(of: document).filter {
-                    !blobs.contains(digest: $0.digest, length: $0.length)
-                }
-                row = try DocumentRow.fetch(db, docId: docId)
+                named = try attachmentDigests(of: document)
+                outcome.missingBlobs = named!.filter { !holdsBlob($0) }
+                current = (saved.revId!, saved.sequence)
             }
         }
         outcome.reply = document.generateSyncMessage(state: state)
         if let reply = outcome.reply {
-            outcome.attachments = try attachmentDigests(of: document)
+            outcome.attachments = try named ?? attachmentDigests(of: document)
             outcome.sendsChanges = (try? SyncMessage(bytes: reply))?.changes.isEmpty == false
         }
-        if let row { try record(state, of: row, peer: states.peer, db) }
+        if let current { try record(state, docId: docId, at: current, peer: states.peer, db) }
         return outcome
     }
 
@@ -138,12 +140,15 @@ extension Datastore {
         return document
     }
 
-    /// Saves the document's sync state, and whether the peer holds its current revision.
-    private func record(_ state: SyncState, of row: DocumentRow, peer: String, _ db: GRDB.Database) throws {
-        let previous = try ReplicationLedger.record(peer: peer, docId: row.docId, db)?.syncedSequence ?? 0
-        let peerHoldsIt = RevisionId.make(heads: state.sharedHeads, generation: Int(row.generation)) == row.revId
-        try ReplicationLedger.save(.init(syncState: state.encode(), syncedSequence: peerHoldsIt ? row.sequence : previous),
-                                   peer: peer, docId: row.docId, db)
+    /// Saves the document's sync state, and that the peer holds its
+    /// `current` revision when the heads both share are that revision's.
+    private func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64), peer: String,
+                        _ db: GRDB.Database) throws
+    {
+        let generation = (try? RevisionId.generation(of: current.revId)) ?? 0
+        let peerHoldsIt = RevisionId.make(heads: state.sharedHeads, generation: generation) == current.revId
+        try ReplicationLedger.save(syncState: state.encode(), heldSequence: peerHoldsIt ? current.sequence : nil,
+                                   peer: peer, docId: docId, db)
     }
 
     private func attachmentDigests(of document: Document) throws -> [AttachmentDigest] {
@@ -157,12 +162,7 @@ extension Datastore {
     }
 
     /// The bytes of the blob with `digest`, checked; nil when this datastore lacks them.
-    func blob(digest: String) -> Data? {
-        guard let hex = BlobStore.sha256Hex(ofDigest: digest),
-            let data = try? Data(contentsOf: blobs.url(forHex: hex)), BlobStore.digest(of: data) == digest
-        else { return nil }
-        return data
-    }
+    func blob(digest: String) -> Data? { try? blobs.read(digest: digest) }
 
     /// Stores blob bytes a peer sent for `digest`.
     /// - Throws: ``ReplicationError/protocolViolation(_:)`` when they do not match it.
@@ -170,18 +170,7 @@ extension Datastore {
         guard BlobStore.digest(of: data) == digest else {
             throw ReplicationError.protocolViolation("the bytes sent for attachment \(digest) do not match it")
         }
-        _ = try blobs.write(data)
-    }
-}
-
-extension Datastore {
-    /// Runs `body`, reporting the store's errors as ``ReplicationError/store(_:)``.
-    func translatingReplicationErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw ReplicationError.store(error)
-        }
+        _ = try blobs.write(data, digest: digest)
     }
 
     func advanceReplicationCheckpoint(peer: String) throws {

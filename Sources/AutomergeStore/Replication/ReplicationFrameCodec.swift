@@ -77,6 +77,14 @@ extension ReplicationFrame {
         return number(serial) + 1 + body
     }
 
+    /// The frame as a byte stream carries it: its length, then its bytes.
+    public func streamEncoded() -> Data {
+        let body = encoded()
+        var writer = FrameWriter()
+        writer.bytes(body)
+        return writer.data
+    }
+
     /// The frame `bytes` hold, all of them.
     public init(decoding bytes: Data) throws(ReplicationFrameError) {
         var reader = FrameReader(bytes)

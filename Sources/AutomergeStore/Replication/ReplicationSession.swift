@@ -65,7 +65,9 @@ final class ReplicationSession: @unchecked Sendable {
         offersDone && peerOffersDone && summary.changesTotal == summary.changesProcessed && waits.isEmpty
     }
 
-    /// Runs the session to its end: complete (one-shot), stopped, or failed.
+    /// Runs the session to its end: complete (one-shot), stopped, or
+    /// failed with a ``ReplicationError`` (the store's own errors as
+    /// ``ReplicationError/store(_:)``).
     func run() async throws -> ReplicationSummary {
         let tasks = startFeeding()
         defer {
@@ -78,9 +80,7 @@ final class ReplicationSession: @unchecked Sendable {
             // then offered twice rather than not at all.
             if plan.continuous && plan.offers { feedLocalChanges() }
             if plan.offers {
-                pendingOffers = try store.translatingReplicationErrors {
-                    try store.replicationOffers(peer: peer, only: plan.offerOnly, filter: plan.filter)
-                }[...]
+                pendingOffers = try store.replicationOffers(peer: peer, only: plan.offerOnly, filter: plan.filter)[...]
             }
             try await offerMore()
             try await exchange()
@@ -270,7 +270,7 @@ final class ReplicationSession: @unchecked Sendable {
             }
         case .blob(let digest, let data):
             guard waits.requested.contains(digest) else { throw ReplicationError.protocolViolation("attachment \(digest) was not asked for") }
-            try store.translatingReplicationErrors { try store.storeBlob(data, digest: digest) }
+            try store.storeBlob(data, digest: digest)
             summary.attachmentsReceived += 1
             release(digest, steps: &steps)
         case .blobUnavailable(let digest):
@@ -304,7 +304,7 @@ final class ReplicationSession: @unchecked Sendable {
     /// Runs steps in one transaction and sends what they answer.
     private func perform(_ steps: [ReplicationStep]) async throws {
         guard !steps.isEmpty else { return }
-        let outcomes = try store.translatingReplicationErrors { try store.replicate(steps, states: states) }
+        let outcomes = try store.replicate(steps, states: states)
         for (step, outcome) in zip(steps, outcomes) {
             if let written = outcome.written {
                 ownWrites.insert(written.sequence)
@@ -343,7 +343,7 @@ final class ReplicationSession: @unchecked Sendable {
         guard plan.offers, ownWrites.remove(change.sequence) == nil else { return false }
         if let only = plan.offerOnly, !only.contains(change.docId) { return false }
         guard let filter = plan.filter else { return true }
-        return filter(try store.translatingReplicationErrors { try store.getDocumentWithId(change.docId) })
+        return filter(try store.getDocumentWithId(change.docId))
     }
 
     /// Records that every exchange of the run ended: the checkpoint moves
@@ -352,7 +352,7 @@ final class ReplicationSession: @unchecked Sendable {
         summary.completed = true
         onProgress(summary)
         guard plan.offers, plan.offerOnly == nil, plan.filter == nil else { return }
-        try store.translatingReplicationErrors { try store.advanceReplicationCheckpoint(peer: peer) }
+        try store.advanceReplicationCheckpoint(peer: peer)
     }
 
     // MARK: Frames

@@ -49,7 +49,6 @@ public final class Replicator: @unchecked Sendable {
     /// Receives state and progress callbacks, on the replicator's task.
     public weak var delegate: ReplicatorDelegate?
 
-    private let transport: any ReplicationTransport
     private let session: ReplicationSession
     private let lock = NSLock()
     private var currentState = State.pending
@@ -71,7 +70,6 @@ public final class Replicator: @unchecked Sendable {
         self.datastore = datastore
         self.direction = direction
         self.mode = mode
-        self.transport = transport
         session = ReplicationSession(store: datastore, transport: transport, plan: ReplicationPlan(
             isInitiator: true, offers: direction != .pull, applies: direction != .push, offerOnly: nil,
             filter: pushFilter, continuous: mode == .continuous, timeout: timeout, pullOnly: pullDocumentIds))
@@ -118,12 +116,7 @@ public final class Replicator: @unchecked Sendable {
 
     /// Starts replicating in the background; does nothing unless ``State/pending``.
     public func start() {
-        let starts = lock.withLock { () -> Bool in
-            guard currentState == .pending else { return false }
-            currentState = .started
-            return true
-        }
-        guard starts else { return }
+        guard move(from: .pending, to: .started) else { return }
         emit(.stateChanged(.started))
         session.onProgress = { [weak self] summary in self?.progressed(summary) }
         task = Task { await self.runSession() }
@@ -132,14 +125,18 @@ public final class Replicator: @unchecked Sendable {
     /// Asks a started replicator to stop: it says goodbye to the peer and
     /// ends in ``State/stopped`` (or ``State/complete`` if it finished first).
     public func stop() {
-        let stops = lock.withLock { () -> Bool in
-            guard currentState == .started else { return false }
-            currentState = .stopping
-            return true
-        }
-        guard stops else { return }
+        guard move(from: .started, to: .stopping) else { return }
         emit(.stateChanged(.stopping))
         session.inputs.push(.stop)
+    }
+
+    /// Moves to state `next` if the replicator is in state `current`; true when it did.
+    private func move(from current: State, to next: State) -> Bool {
+        lock.withLock {
+            guard currentState == current else { return false }
+            currentState = next
+            return true
+        }
     }
 
     /// Starts the replicator (if pending) and waits for its end.

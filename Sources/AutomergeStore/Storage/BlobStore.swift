@@ -43,9 +43,10 @@ struct BlobStore: Sendable {
 
     func url(forHex hex: String) -> URL { directory.appendingPathComponent(hex) }
 
-    /// Stores `data` (once per content) and returns its digest.
-    func write(_ data: Data) throws -> String {
-        let digest = Self.digest(of: data)
+    /// Stores `data` (once per content) and returns its digest: `digest`,
+    /// when the caller has computed it already.
+    func write(_ data: Data, digest known: String? = nil) throws -> String {
+        let digest = known ?? Self.digest(of: data)
         let target = url(forHex: String(digest.dropFirst(7)))
         if FileManager.default.fileExists(atPath: target.path) { return digest }
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
@@ -67,13 +68,16 @@ struct BlobStore: Sendable {
         return digest
     }
 
-    /// The bytes of the blob with `digest`, checked against it.
-    func read(digest: String, length: Int64) throws(ReadError) -> Data {
+    /// The bytes of the blob with `digest`, checked against it (and against
+    /// `length`, when given).
+    func read(digest: String, length: Int64? = nil) throws(ReadError) -> Data {
         guard let hex = Self.sha256Hex(ofDigest: digest) else {
             throw .malformedDigest(digest)
         }
         guard let data = try? Data(contentsOf: url(forHex: hex)) else { throw .missing(digest) }
-        guard Int64(data.count) == length, Self.digest(of: data) == digest else { throw .mismatch(digest) }
+        guard length.map({ $0 == Int64(data.count) }) ?? true, Self.digest(of: data) == digest else {
+            throw .mismatch(digest)
+        }
         return data
     }
 

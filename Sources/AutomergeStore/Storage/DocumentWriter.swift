@@ -43,9 +43,7 @@ extension Datastore {
     {
         let heads = document.heads()
         let chunk = try document.encodeChangesSince(heads: previousHeads)
-        // More than the last even for a document created with no change
-        // before schema v6 (its first revision was generation 1).
-        let generation = max(row.generation + 1, Int64(document.changeCount))
+        let generation = Self.generation(after: row, changeCount: document.changeCount)
         let revId = RevisionId.make(heads: heads, generation: Int(generation))
         let view = try StoredView(of: document)
         let conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
@@ -72,6 +70,14 @@ extension Datastore {
         }
         try addBlobReferences(of: view, docId: row.docId, db)
         return revision(docId: row.docId, revId: revId, sequence: sequence, view: view)
+    }
+
+    /// The generation of the revision after `row`'s when the document
+    /// holds `changeCount` changes: that count, and more than `row`'s even
+    /// for a document created with no change before schema v6 (its first
+    /// revision was generation 1).
+    static func generation(after row: DocumentRow, changeCount: Int) -> Int64 {
+        max(row.generation + 1, Int64(changeCount))
     }
 
     /// Whether the write after `row` adding `chunkLength` bytes of changes

@@ -15,29 +15,25 @@ import GRDB
 ///   the replica is not known to hold, so that one changed document of
 ///   10,000 costs one exchange.
 enum ReplicationLedger {
-    /// A document's sync record.
-    struct Record {
-        var syncState: Data
-        var syncedSequence: Int64
-    }
-
     static func checkpoint(peer: String, _ db: GRDB.Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT checkpoint FROM replication_peers WHERE peer = ?", arguments: [peer]) ?? 0
     }
 
-    static func record(peer: String, docId: String, _ db: GRDB.Database) throws -> Record? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT syncState, syncedSequence FROM replication_documents WHERE peer = ? AND docId = ?
+    /// The document's saved sync state (see ``SyncState/encode()``).
+    static func syncState(peer: String, docId: String, _ db: GRDB.Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: """
+            SELECT syncState FROM replication_documents WHERE peer = ? AND docId = ?
             """), arguments: [peer, docId])
-        else { return nil }
-        return Record(syncState: row[0], syncedSequence: row[1])
     }
 
-    static func save(_ record: Record, peer: String, docId: String, _ db: GRDB.Database) throws {
+    /// Saves a document's sync state and, when given, the sequence of a
+    /// revision the peer holds (the record keeps the latest it was told).
+    static func save(syncState: Data, heldSequence: Int64?, peer: String, docId: String, _ db: GRDB.Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO replication_documents (peer, docId, syncState, syncedSequence) VALUES (?, ?, ?, ?)
-            ON CONFLICT (peer, docId) DO UPDATE SET syncState = excluded.syncState, syncedSequence = excluded.syncedSequence
-            """).execute(arguments: [peer, docId, record.syncState, record.syncedSequence])
+            ON CONFLICT (peer, docId) DO UPDATE SET syncState = excluded.syncState,
+                syncedSequence = MAX(syncedSequence, excluded.syncedSequence)
+            """).execute(arguments: [peer, docId, syncState, heldSequence ?? 0])
     }
 
     /// The documents changed after the peer's checkpoint whose current

@@ -73,13 +73,7 @@ struct ReplicationFrameTests {
         let reader = ByteStreamTransport(input: pipe[0], output: back[1])
         var bytes = Data()
         for (index, message) in Self.samples.enumerated() {
-            let frame = ReplicationFrame(serial: UInt64(index), message: message).encoded()
-            var length = frame.count
-            repeat {
-                bytes.append(UInt8(length & 0x7F) | (length > 0x7F ? 0x80 : 0))
-                length >>= 7
-            } while length > 0
-            bytes.append(frame)
+            bytes.append(ReplicationFrame(serial: UInt64(index), message: message).streamEncoded())
         }
         bytes.append(contentsOf: [40, 0, 8])  // a frame of 40 bytes, cut after 2
         var offset = 0

@@ -7,20 +7,6 @@ import Testing
 @Suite("Replication: two processes over standard input and output",
        .enabled(if: automergeExecutable != nil, "the automerge executable is not built beside the tests"))
 struct ReplicationProcessTests {
-    /// Runs `automerge ARGUMENTS...`; returns its status and standard output.
-    private func automerge(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try #require(automergeExecutable)
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        (process.standardOutput, process.standardError) = (output, error)
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
-
     /// The command that serves datastore `b` of `directory` on standard input and output.
     private func peerCommand(_ directory: URL) throws -> String {
         "exec '\(try #require(automergeExecutable).path)' store '\(directory.path)' b replicate --stdio"
@@ -41,20 +27,20 @@ struct ReplicationProcessTests {
         try storeB.createDocumentFromRevision(withPhoto)
         try storeA.deleteDocumentWithId("a4")
 
-        let run = try automerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
-        #expect(run.status == 0, "\(run.error)")
-        let summary = try BodyJSON.decode(Data(run.output.utf8))
+        let run = try runAutomerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try BodyJSON.decode(Data(run.stdout.utf8))
         #expect(summary["documentsSent"] == 5 && summary["documentsReceived"] == 1 && summary["attachmentsReceived"] == 1)
         #expect((summary["bytesReceived"]?.intValue ?? 0) > 4096)
-        #expect(run.output.split(separator: "\n").count == 1)
+        #expect(run.stdout.split(separator: "\n").count == 1)
 
         let reopenedB = try DatastoreManager(directory: b.directory.path).datastoreNamed("b")
         #expect(try ReplicaSnapshot(storeA) == ReplicaSnapshot(reopenedB))
         #expect(try storeA.getDocumentWithId("b0").attachments["photo"]?.dataFromAttachmentContent() == Data(repeating: 7, count: 4096))
         #expect(try reopenedB.getDocumentWithId("a4").deleted)
 
-        let again = try automerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
-        #expect(try BodyJSON.decode(Data(again.output.utf8))["documentsSent"] == 0)
+        let again = try runAutomerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        #expect(try BodyJSON.decode(Data(again.stdout.utf8))["documentsSent"] == 0)
     }
 
     @Test("a replication killed mid-way leaves both datastores whole, and the next run converges")
@@ -77,8 +63,8 @@ struct ReplicationProcessTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let finished = try automerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
-        #expect(finished.status == 0, "\(finished.error)")
+        let finished = try runAutomerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        #expect(finished.status == 0, "\(finished.stderr)")
         let storeB = try DatastoreManager(directory: b.directory.path).datastoreNamed("b")
         #expect(try storeB.documentCount == 3000)
         #expect(try ReplicaSnapshot(storeA) == ReplicaSnapshot(storeB))
