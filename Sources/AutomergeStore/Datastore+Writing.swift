@@ -39,6 +39,13 @@ extension Datastore {
         return try create(creations)
     }
 
+    /// An empty document that writes as this datastore.
+    func newDocument() -> Document {
+        let document = Document()
+        document.actor = actor
+        return document
+    }
+
     /// Creates one document per entry in one transaction: its id (generated
     /// when nil), and `edit` makes its first change on an empty document.
     func create(_ creations: [(docId: String?, edit: (Document, String) throws -> Void)]) throws -> [DocumentRevision] {
@@ -50,8 +57,7 @@ extension Datastore {
         let saved = try write { db in
             try creations.map { docId, edit in
                 guard try DocumentRow.fetch(db, docId: docId) == nil else { throw StoreError.documentExists(docId: docId) }
-                let document = Document()
-                document.actor = actor
+                let document = newDocument()
                 try edit(document, docId)
                 if document.keys(obj: .ROOT).isEmpty {
                     // An empty body makes no op, and a document of no

@@ -133,13 +133,6 @@ extension Datastore {
         return outcome
     }
 
-    /// An empty document that writes as this datastore.
-    private func newDocument() -> Document {
-        let document = Document()
-        document.actor = actor
-        return document
-    }
-
     /// Saves the document's sync state, and that the peer holds its
     /// `current` revision when the heads both share are that revision's.
     private func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64), peer: String,

@@ -269,12 +269,12 @@ final class ReplicationSession: @unchecked Sendable {
                 try await send(.blobUnavailable(digest: digest))
             }
         case .blob(let digest, let data):
-            guard waits.requested.contains(digest) else { throw ReplicationError.protocolViolation("attachment \(digest) was not asked for") }
+            try checkRequested(digest)
             try store.storeBlob(data, digest: digest)
             summary.attachmentsReceived += 1
             release(digest, steps: &steps)
         case .blobUnavailable(let digest):
-            guard waits.requested.contains(digest) else { throw ReplicationError.protocolViolation("attachment \(digest) was not asked for") }
+            try checkRequested(digest)
             summary.attachmentsUnavailable += 1
             release(digest, steps: &steps)
         case .bye:
@@ -284,6 +284,13 @@ final class ReplicationSession: @unchecked Sendable {
             throw ReplicationError.peerFailed(reason)
         }
         return false
+    }
+
+    /// Refuses blob bytes (or a blob's absence) this side did not ask for.
+    private func checkRequested(_ digest: String) throws {
+        guard waits.requested.contains(digest) else {
+            throw ReplicationError.protocolViolation("attachment \(digest) was not asked for")
+        }
     }
 
     private func request(_ digests: [String]) async throws {
