@@ -1,10 +1,12 @@
 // automerge-memory-probe FILE
 // automerge-memory-probe --load-stats FILE
+// automerge-memory-probe --breakdown FILE
 //
 // Loads one document and prints the process's resident memory before and
 // after, for `automerge bench memory`; with --load-stats, one line with the
 // load's time, the process's peak resident memory and whether the load
-// succeeded, for `automerge bench hostile`. It is its own executable so that the
+// succeeded, for `automerge bench hostile`; with --breakdown, the
+// document's main structures too (Document.memoryBreakdown). It is its own executable so that the
 // process holds the library and nothing else: the CLI links Foundation (with
 // ICU) and the argument parser, which the document's footprint should not be
 // charged with. What the library links is what a server using it pays.
@@ -61,12 +63,13 @@ if arguments.count == 3, arguments[1] == "--load-stats" {
     print("load-stats ms=\(milliseconds) peak-mb=\(peakResidentMegabytes()) outcome=\(outcome)")
     exit(0)
 }
-guard arguments.count == 2 else {
-    print("usage: automerge-memory-probe [--load-stats] FILE")
+let breakdown = arguments.count == 3 && arguments[1] == "--breakdown"
+guard arguments.count == 2 || breakdown else {
+    print("usage: automerge-memory-probe [--load-stats | --breakdown] FILE")
     exit(2)
 }
 do {
-    let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[1]))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[arguments.count - 1]))
     let before = residentMegabytes()
     let document = try Document(bytes)
     let after = residentMegabytes()
@@ -79,6 +82,9 @@ do {
     print("resident \(megabytes(after)) after load, \(megabytes(kept)) once freed memory is returned "
         + "(\(megabytes(before)) before it; \(document.heads().count) heads; peak \(megabytes(peakResidentMegabytes())); "
         + "\(document.opCountOfChanges) ops)")
+    if breakdown {
+        for (part, bytes) in document.memoryBreakdown() { print("  \(part): \(megabytes(Double(bytes) / 1_048_576))") }
+    }
 } catch {
     print("error: \(error)")
     exit(1)

@@ -73,8 +73,8 @@ extension OpSet: InvariantChecked {
             }
             try object.sequence.checkInvariants()
             // Leaf by leaf (inner nodes hold no elements: the tree's check saw to that).
-            for node in object.sequence.nodes where node.isLeaf {
-                for element in node.elements { try checkOps(of: element) }
+            for leaf in object.sequence.nodes.indices where object.sequence.nodes[leaf].isLeaf {
+                for element in object.sequence.withLeafElements(Int32(leaf), { Array($0) }) { try checkOps(of: element) }
             }
         } else {
             guard object.sequence.elementCount == 0 else { throw broken(.contentsMatchKind, "\(object.sequence.elementCount) elements") }

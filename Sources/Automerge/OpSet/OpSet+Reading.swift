@@ -81,7 +81,7 @@ extension OpSet {
                 utf8.append(contentsOf: TextWidth.objectReplacement.utf8)
             }
         }
-        object.sequence.forEachLeaf { elements in
+        object.sequence.forEachLeaf(packed: clock == nil ? { $0.appendText(to: &utf8) } : nil) { elements in
             for index in elements.indices {
                 // Most elements are a character nothing updated: read in
                 // place, without building the insert op as an ``Op``.

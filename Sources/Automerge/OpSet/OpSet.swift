@@ -279,7 +279,7 @@ extension Op {
 extension SequenceTree {
     /// `location` itself if it holds an element, else the next element, else nil.
     func nextExisting(from location: Location) -> Location? {
-        if location.index < nodes[Int(location.leaf)].elements.count { return location }
+        if location.index < count(ofLeaf: location.leaf) { return location }
         return successor(of: Location(leaf: location.leaf, index: location.index - 1))
     }
 }

@@ -33,19 +33,21 @@ extension SequenceTree: InvariantChecked {
             reached[Int(index)] = true
             let node = nodes[Int(index)]
             if node.isLeaf {
-                guard node.children.isEmpty, node.elements.count <= Self.maxLeafElements else {
-                    throw broken(.leafShape, "leaf \(index) holds \(node.elements.count) elements and \(node.children.count) children")
+                guard node.children.isEmpty, count(ofLeaf: index) <= Self.maxLeafElements,
+                      node.isPacked == (node.packed != nil), !node.isPacked || node.elements.isEmpty else {
+                    throw broken(.leafShape, "leaf \(index) holds \(count(ofLeaf: index)) elements (packed: \(node.isPacked)) "
+                                 + "and \(node.children.count) children")
                 }
                 if let leafDepth, leafDepth != depth {
                     throw broken(.leavesAtOneDepth, "leaf \(index) is at depth \(depth), an earlier leaf at \(leafDepth)")
                 }
                 leafDepth = depth
-                let sum = node.elements.reduce(0) { $0 + Int($1.units) }
+                let sum = withLeafElements(index) { $0.reduce(0) { $0 + Int($1.units) } }
                 guard node.units == sum else { throw broken(.nodeUnitsAreSums, "leaf \(index) records \(node.units) units, its elements \(sum)") }
                 leaves.append(index)
                 continue
             }
-            guard node.elements.isEmpty, (1...Self.maxChildren).contains(node.children.count) else {
+            guard node.elements.isEmpty, !node.isPacked, (1...Self.maxChildren).contains(node.children.count) else {
                 throw broken(.innerNodeShape, "node \(index) holds \(node.children.count) children and \(node.elements.count) elements")
             }
             var sum = 0
@@ -86,7 +88,7 @@ extension SequenceTree: InvariantChecked {
         func packed(_ id: OpId) -> UInt64 { UInt64(id.counter) << 32 | UInt64(id.actor) }
         var total = 0, marks = 0, wideKeys = 0
         for leaf in leaves {
-            for element in nodes[Int(leaf)].elements {
+            for element in withLeafElements(leaf, { Array($0) }) {
                 let id = element.id
                 guard seen.insert(packed(id)).inserted else { throw broken(.elementIdsUnique, "element \(id.label) appears twice") }
                 let units = element.units(under: width)
@@ -137,7 +139,7 @@ extension SequenceTree: InvariantChecked {
             return
         }
         guard recent.leaf >= 0, Int(recent.leaf) < nodes.count, nodes[Int(recent.leaf)].isLeaf,
-              recent.index >= 0, recent.index < nodes[Int(recent.leaf)].elements.count else {
+              recent.index >= 0, recent.index < count(ofLeaf: recent.leaf) else {
             throw broken(.lastInsertedInBounds, "the last insert is recorded at leaf \(recent.leaf), index \(recent.index)")
         }
     }

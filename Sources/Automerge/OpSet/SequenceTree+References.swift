@@ -29,7 +29,7 @@ extension SequenceTree {
         var leaf = firstLeaf
         var before = 0
         while leaf >= 0 {
-            let count = nodes[Int(leaf)].elements.count
+            let count = count(ofLeaf: leaf)
             if offset < before + count { return leaf }
             before += count
             leaf = nodes[Int(leaf)].next

@@ -12,7 +12,11 @@ struct SequenceTree: Sendable {
     struct Node: Sendable {
         var parent: Int32 = -1
         var isLeaf: Bool
+        /// Whether the leaf's elements are in ``packed`` rather than ``elements``.
+        var isPacked = false
         var elements: [SequenceElement] = []
+        /// A leaf's elements as bytes (see ``PackedLeaf``), or nil.
+        var packed: PackedLeaf?
         var children: [Int32] = []
         var units: Int = 0
         /// The next leaf in order (leaves only).
@@ -81,8 +85,13 @@ struct SequenceTree: Sendable {
     }
 
     /// Builds what ``beginBulkLoad()`` stopped maintaining: the id index
-    /// and every node's unit count.
+    /// and every node's unit count; packs the leaves still unpacked.
     mutating func endBulkLoad() {
+        var leaf = firstLeaf
+        while leaf >= 0 {
+            pack(leaf)
+            leaf = nodes[Int(leaf)].next
+        }
         ensureIndexed()
         guard unitsDeferred else { return }
         unitsDeferred = false
@@ -92,7 +101,9 @@ struct SequenceTree: Sendable {
     /// Sets the unit counts of `node` and the nodes under it from their elements.
     private mutating func sumUnits(of node: Int32) -> Int {
         let units: Int
-        if nodes[Int(node)].isLeaf {
+        if nodes[Int(node)].isPacked {
+            units = nodes[Int(node)].packed!.units
+        } else if nodes[Int(node)].isLeaf {
             units = nodes[Int(node)].elements.withUnsafeBufferPointer { $0.reduce(0) { $0 + Int($1.units) } }
         } else {
             var total = 0
@@ -110,37 +121,35 @@ struct SequenceTree: Sendable {
         // Ids only, read in place: copying elements out of the leaves
         // retained and released their values.
         var ranges = OpIdRanges()
-        forEachLeaf { elements in
-            for index in elements.indices { ranges.note(elements[index].id) }
-        }
+        forEachId { _, id in ranges.note(id) }
         leafOfElement.reserve(ranges, entries: elementCount)
-        var leaf = firstLeaf
-        while leaf >= 0 {
-            let current = leaf
-            nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
-                for index in elements.indices { leafOfElement[elements[index].id] = current }
-            }
-            leaf = nodes[Int(leaf)].next
-        }
+        var table = leafOfElement
+        leafOfElement = OpIdTable()
+        forEachId { leaf, id in table[id] = leaf }
+        leafOfElement = table
     }
 
     // MARK: Reading
 
     subscript(location: Location) -> SequenceElement {
-        nodes[Int(location.leaf)].elements[location.index]
+        if nodes[Int(location.leaf)].isPacked { return nodes[Int(location.leaf)].packed!.element(at: location.index, under: width) }
+        return nodes[Int(location.leaf)].elements[location.index]
     }
 
     /// Whether `id` is the insert op or an update of the element at
     /// `location`, read in place.
     func element(at location: Location, isOrUpdatedBy id: OpId) -> Bool {
-        nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { elements in
+        // A packed element has no updates.
+        if nodes[Int(location.leaf)].isPacked { return self.id(at: location) == id }
+        return nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { elements in
             elements[location.index].id == id || elements[location.index].updates.contains { $0.id == id }
         }
     }
 
     /// The id of the element at `location`, without copying the element.
     func id(at location: Location) -> OpId {
-        nodes[Int(location.leaf)].elements[location.index].id
+        if nodes[Int(location.leaf)].isPacked { return nodes[Int(location.leaf)].packed!.id(at: location.index) }
+        return nodes[Int(location.leaf)].elements[location.index].id
     }
 
     /// Calls `body` with the element at `location` in place (a copy retains
@@ -148,14 +157,18 @@ struct SequenceTree: Sendable {
     /// through a pointer to the object out of line, it copied the tree.
     @inline(__always)
     func withElement<R>(at location: Location, _ body: (UnsafePointer<SequenceElement>) -> R) -> R {
-        nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { body($0.baseAddress! + location.index) }
+        if nodes[Int(location.leaf)].isPacked {
+            let element = nodes[Int(location.leaf)].packed!.element(at: location.index, under: width)
+            return withUnsafePointer(to: element, body)
+        }
+        return nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { body($0.baseAddress! + location.index) }
     }
 
     /// The location of the element with `id` if it is the one inserted
     /// last: typing inserts after it, and a loaded document lists an
     /// element's updates right after it. Needs no id index.
     func recentLocation(of id: OpId) -> Location? {
-        guard let recent = validLastInserted, nodes[Int(recent.leaf)].elements[recent.index].id == id else { return nil }
+        guard let recent = validLastInserted, self.id(at: recent) == id else { return nil }
         return recent
     }
 
@@ -164,7 +177,7 @@ struct SequenceTree: Sendable {
     private var validLastInserted: Location? {
         let recent = lastInserted
         guard recent.leaf >= 0, Int(recent.leaf) < nodes.count,
-              recent.index < nodes[Int(recent.leaf)].elements.count else { return nil }
+              recent.index < count(ofLeaf: recent.leaf) else { return nil }
         return recent
     }
 
@@ -173,16 +186,17 @@ struct SequenceTree: Sendable {
         assert(indexed, "the element index is built after loading")
         if let recent = recentLocation(of: id) { return recent }
         guard let leaf = leafOfElement[id] else { return nil }
-        let elements = nodes[Int(leaf)].elements
-        guard let index = elements.firstIndex(where: { $0.id == id }) else { return nil }
-        return Location(leaf: leaf, index: index)
+        if nodes[Int(leaf)].isPacked { return nodes[Int(leaf)].packed!.index(of: id).map { Location(leaf: leaf, index: $0) } }
+        return nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
+            elements.firstIndex { $0.id == id }.map { Location(leaf: leaf, index: $0) }
+        }
     }
 
     /// The location right after `location`, or nil at the end.
     func successor(of location: Location) -> Location? {
         var leaf = location.leaf
         var index = location.index + 1
-        while index >= nodes[Int(leaf)].elements.count {
+        while index >= count(ofLeaf: leaf) {
             leaf = nodes[Int(leaf)].next
             if leaf < 0 { return nil }
             index = 0
@@ -193,7 +207,7 @@ struct SequenceTree: Sendable {
     /// The first element's location, or nil when empty.
     var startLocation: Location? {
         var leaf = firstLeaf
-        while nodes[Int(leaf)].elements.isEmpty {
+        while count(ofLeaf: leaf) == 0 {
             leaf = nodes[Int(leaf)].next
             if leaf < 0 { return nil }
         }
@@ -232,6 +246,9 @@ struct SequenceTree: Sendable {
             guard next >= 0 else { return nil }
             node = next
         }
+        if nodes[Int(node)].isPacked {
+            return packedElement(inLeaf: node, coveringUnit: remaining).map { (Location(leaf: node, index: $0.index), start + $0.start) }
+        }
         return nodes[Int(node)].elements.withUnsafeBufferPointer { elements in
             if remaining < nodes[Int(node)].units / 2 {
                 var begin = 0
@@ -258,7 +275,7 @@ struct SequenceTree: Sendable {
     private func lastVisibleIfLastInserted() -> Location? {
         guard let recent = validLastInserted, nodes[Int(recent.leaf)].isLeaf, nodes[Int(recent.leaf)].next < 0 else { return nil }
         // In place: binding the node to a local retained its arrays.
-        return nodes[Int(recent.leaf)].elements.withUnsafeBufferPointer { elements in
+        return withLeafElements(recent.leaf) { elements in
             guard elements[recent.index].units > 0 else { return nil }
             for index in (recent.index + 1)..<elements.count where elements[index].units > 0 { return nil }
             return recent
@@ -267,9 +284,9 @@ struct SequenceTree: Sendable {
 
     /// The visible width before the element at `location`.
     func unitsBefore(_ location: Location) -> Int {
-        var total = 0
-        let elements = nodes[Int(location.leaf)].elements
-        for index in 0..<location.index { total += Int(elements[index].units) }
+        var total = withLeafElements(location.leaf) { elements in
+            elements[..<location.index].reduce(0) { $0 + Int($1.units) }
+        }
         var child = location.leaf
         var parent = nodes[Int(child)].parent
         while parent >= 0 {
@@ -287,12 +304,15 @@ struct SequenceTree: Sendable {
     func forEach(from start: Location? = nil, _ body: (SequenceElement) throws -> Bool) rethrows {
         guard var location = start ?? startLocation else { return }
         while true {
-            let elements = nodes[Int(location.leaf)].elements
-            for index in location.index..<elements.count {
-                if try !body(elements[index]) { return }
+            let stopped = try withLeafElements(location.leaf) { elements in
+                for index in location.index..<elements.count {
+                    if try !body(elements[index]) { return true }
+                }
+                return false
             }
+            if stopped { return }
             var leaf = nodes[Int(location.leaf)].next
-            while leaf >= 0 && nodes[Int(leaf)].elements.isEmpty { leaf = nodes[Int(leaf)].next }
+            while leaf >= 0 && count(ofLeaf: leaf) == 0 { leaf = nodes[Int(leaf)].next }
             if leaf < 0 { return }
             location = Location(leaf: leaf, index: 0)
         }
@@ -310,10 +330,16 @@ struct SequenceTree: Sendable {
     /// the buffer a scan reads the fields it needs in place; element by
     /// element through the arrays' accessors, each element (its ops, their
     /// strings) was copied, retained and released.
-    func forEachLeaf(from start: Int32? = nil, until end: Int32? = nil, _ body: (UnsafeBufferPointer<SequenceElement>) -> Void) {
+    /// With `packed`, a packed leaf is handed to it instead, as it is.
+    func forEachLeaf(from start: Int32? = nil, until end: Int32? = nil, packed: ((PackedLeaf) -> Void)? = nil,
+                     _ body: (UnsafeBufferPointer<SequenceElement>) -> Void) {
         var leaf = start ?? firstLeaf
         while leaf >= 0 && leaf != end {
-            nodes[Int(leaf)].elements.withUnsafeBufferPointer(body)
+            if let packed, nodes[Int(leaf)].isPacked {
+                packed(nodes[Int(leaf)].packed!)
+            } else {
+                withLeafElements(leaf, body)
+            }
             leaf = nodes[Int(leaf)].next
         }
     }
@@ -322,6 +348,7 @@ struct SequenceTree: Sendable {
 
     /// Applies `body` to the element at `location` and updates the widths.
     mutating func modify(at location: Location, _ body: (inout SequenceElement) -> Void) {
+        unpack(location.leaf)
         let leaf = Int(location.leaf)
         let before = nodes[leaf].elements[location.index].units
         body(&nodes[leaf].elements[location.index])
@@ -344,6 +371,7 @@ struct SequenceTree: Sendable {
             element.units = element.units(under: width)
         }
         if element.reference == nil { wideReferences[element.id] = reference }
+        unpack(location.leaf)
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
         // Array.insert takes the general replaceSubrange path (~400
@@ -385,7 +413,8 @@ struct SequenceTree: Sendable {
         } else {
             while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
         }
-        if nodes[Int(node)].elements.count >= Self.maxLeafElements {
+        if count(ofLeaf: node) >= Self.maxLeafElements {
+            pack(node)
             var fresh = Node(isLeaf: true)
             fresh.elements.reserveCapacity(Self.maxLeafElements)
             fresh.next = nodes[Int(node)].next
@@ -395,7 +424,27 @@ struct SequenceTree: Sendable {
             attachSibling(freshIndex, after: node)
             node = freshIndex
         }
-        insert(element, after: reference, at: Location(leaf: node, index: nodes[Int(node)].elements.count))
+        insert(element, after: reference, at: Location(leaf: node, index: count(ofLeaf: node)))
+    }
+
+    /// Packs `leaf` if every element in it is plain (see ``PackedLeaf``).
+    private mutating func pack(_ leaf: Int32) {
+        guard !nodes[Int(leaf)].isPacked,
+              let packed = nodes[Int(leaf)].elements.withUnsafeBufferPointer({ PackedLeaf($0) }) else { return }
+        nodes[Int(leaf)].elements = []
+        nodes[Int(leaf)].packed = packed
+        nodes[Int(leaf)].isPacked = true
+    }
+
+    /// Turns a packed `leaf` back into elements, for a write.
+    private mutating func unpack(_ leaf: Int32) {
+        guard nodes[Int(leaf)].isPacked else { return }
+        var elements: [SequenceElement] = []
+        elements.reserveCapacity(Self.maxLeafElements + 1)
+        nodes[Int(leaf)].packed!.withElements(under: width) { elements.append(contentsOf: $0) }
+        nodes[Int(leaf)].packed = nil
+        nodes[Int(leaf)].isPacked = false
+        nodes[Int(leaf)].elements = elements
     }
 
     /// The location just after the element `id`, or the very start for HEAD.

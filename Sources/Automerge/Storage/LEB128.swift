@@ -139,3 +139,38 @@ enum LEB128 {
         }
     }
 }
+
+extension LEB128 {
+    /// Reads an unsigned number this process wrote itself (the packed forms
+    /// of its own structures) at `cursor`, advancing it: no checks, as
+    /// such bytes cannot be malformed.
+    @inline(__always)
+    static func readTrusted(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[cursor]
+            cursor += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    /// Reads a signed number this process wrote itself (see ``readTrusted(_:at:)``).
+    @inline(__always)
+    static func readTrustedSigned(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> Int64 {
+        var result: Int64 = 0
+        var shift: Int64 = 0
+        while true {
+            let byte = bytes[cursor]
+            cursor += 1
+            result |= Int64(byte & 0x7F) << shift
+            shift += 7
+            if byte & 0x80 == 0 {
+                if shift < 64 && byte & 0x40 != 0 { result |= -1 << shift }
+                return result
+            }
+        }
+    }
+}

@@ -1,0 +1,286 @@
+/// A leaf of plain elements kept as bytes: about 2 bytes an element of typed
+/// text, where a ``SequenceElement`` takes 64.
+///
+/// A loaded document's sequences are nearly all plain elements (typed
+/// characters, list items), and as elements they cost ten times the memory
+/// Rust 0.11's op store does. So a load packs each leaf it fills
+/// (``SequenceTree/append(_:after:)``); reads decode what they need in
+/// place; the first write to a packed leaf unpacks it
+/// (``SequenceTree/unpack(_:)``), so edits work on elements as before.
+///
+/// An element is plain when an insert op of a scalar made it, nothing
+/// updated it, it is no mark anchor, its insert key fits the element's
+/// packed form (``SequenceElement/reference``), and at most one op, a
+/// delete, succeeded it.
+///
+/// Layout (numbers are LEB128 unless a byte): the element count, the run
+/// count and the deleted count (a byte each), the leaf's units; the runs
+/// (actor, first counter, length, and the first element's key as actor
+/// and counter: within a run, ids are consecutive and each element went
+/// after the one before); the deleted elements (index byte, the delete's
+/// actor and counter); then each element's value (``PackedValue``).
+struct PackedLeaf: Sendable {
+    private let bytes: [UInt8]
+
+    /// One element's fields as the bytes hold them.
+    struct Entry {
+        var id: OpId
+        var reference: OpId
+        /// The delete that succeeded the element's insert op, if any.
+        var deletedBy: OpId?
+        /// Where the element's value starts.
+        var value: Int
+    }
+
+    /// The elements of a leaf packed, or nil if any is not plain.
+    init?(_ elements: UnsafeBufferPointer<SequenceElement>) {
+        guard !elements.isEmpty, elements.count <= Int(UInt8.max) else { return nil }
+        var runs = 0, deleted = 0, units = 0, size = 3
+        var previous = OpId.root
+        for index in elements.indices {
+            guard let reference = Self.plainReference(of: elements[index]) else { return nil }
+            let id = elements[index].id
+            if index == 0 || !Self.continues(id, after: previous, reference: reference) {
+                runs += 1
+                size += Self.size(id.actor) + Self.size(id.counter) + 1 + Self.size(reference.actor) + Self.size(reference.counter)
+            }
+            if !elements[index].successors.isEmpty {
+                deleted += 1
+                let by = elements[index].successors[0].id
+                size += 1 + Self.size(by.actor) + Self.size(by.counter)
+            }
+            size += PackedValue.size(of: elements[index].value)
+            units += Int(elements[index].units)
+            previous = id
+        }
+        size += LEB128.unsignedSize(UInt64(units)) + LEB128.unsignedSize(UInt64(elements.count)) * runs
+        var out: [UInt8] = []
+        out.reserveCapacity(size)
+        out.append(UInt8(elements.count))
+        out.append(UInt8(runs))
+        out.append(UInt8(deleted))
+        LEB128.appendUnsigned(UInt64(units), to: &out)
+        Self.appendRuns(of: elements, to: &out)
+        for index in elements.indices where !elements[index].successors.isEmpty {
+            let by = elements[index].successors[0].id
+            out.append(UInt8(index))
+            LEB128.appendUnsigned(UInt64(by.actor), to: &out)
+            LEB128.appendUnsigned(UInt64(by.counter), to: &out)
+        }
+        for index in elements.indices { PackedValue.append(elements[index].value, to: &out) }
+        bytes = out
+    }
+
+    /// The element's insert key if the element is plain, else nil.
+    private static func plainReference(of element: SequenceElement) -> OpId? {
+        guard element.action == .set, element.updates.isEmpty, !element.expand, element.markName == nil else { return nil }
+        let successors = element.successors
+        guard successors.isEmpty || (successors.count == 1 && successors[0].increment == nil) else { return nil }
+        return element.reference
+    }
+
+    /// Whether an element `id` with key `reference` extends the run whose last element is `previous`.
+    private static func continues(_ id: OpId, after previous: OpId, reference: OpId) -> Bool {
+        id.actor == previous.actor && id.counter == previous.counter &+ 1 && reference == previous
+    }
+
+    private static func size(_ value: UInt32) -> Int { LEB128.unsignedSize(UInt64(value)) }
+
+    private static func appendRuns(of elements: UnsafeBufferPointer<SequenceElement>, to out: inout [UInt8]) {
+        var start = 0
+        while start < elements.count {
+            var end = start + 1
+            while end < elements.count,
+                  continues(elements[end].id, after: elements[end - 1].id, reference: elements[end].reference!) {
+                end += 1
+            }
+            let first = elements[start].id, reference = elements[start].reference!
+            LEB128.appendUnsigned(UInt64(first.actor), to: &out)
+            LEB128.appendUnsigned(UInt64(first.counter), to: &out)
+            LEB128.appendUnsigned(UInt64(end - start), to: &out)
+            LEB128.appendUnsigned(UInt64(reference.actor), to: &out)
+            LEB128.appendUnsigned(UInt64(reference.counter), to: &out)
+            start = end
+        }
+    }
+
+    // MARK: Reading
+
+    var count: Int { Int(bytes[0]) }
+
+    /// The total width of the visible elements.
+    var units: Int {
+        bytes.withUnsafeBufferPointer { bytes in
+            var cursor = 3
+            return Int(LEB128.readTrusted(bytes, at: &cursor))
+        }
+    }
+
+    /// The heap bytes the leaf holds.
+    var byteCount: Int { bytes.capacity }
+
+    /// Calls `body` with each element's index and id, in order, reading the runs alone.
+    func forEachId(_ body: (Int, OpId) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            var cursor = 3
+            _ = LEB128.readTrusted(bytes, at: &cursor)
+            var index = 0
+            for _ in 0..<Int(bytes[1]) {
+                let run = Self.readRun(bytes, at: &cursor)
+                for offset in 0..<run.length {
+                    body(index, OpId(counter: run.first.counter &+ UInt32(offset), actor: run.first.actor))
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// The index of the element `id`, if the leaf holds it.
+    func index(of id: OpId) -> Int? {
+        bytes.withUnsafeBufferPointer { bytes in
+            var cursor = 3
+            _ = LEB128.readTrusted(bytes, at: &cursor)
+            var index = 0
+            for _ in 0..<Int(bytes[1]) {
+                let run = Self.readRun(bytes, at: &cursor)
+                if id.actor == run.first.actor, id.counter >= run.first.counter, id.counter - run.first.counter < UInt32(run.length) {
+                    return index + Int(id.counter - run.first.counter)
+                }
+                index += run.length
+            }
+            return nil
+        }
+    }
+
+    /// The id of the element at `index`.
+    func id(at index: Int) -> OpId {
+        var found = OpId.root
+        forEachId { position, id in if position == index { found = id } }
+        return found
+    }
+
+    /// Calls `body` with each element's fields in order, and the bytes its
+    /// value is read from, until it returns false.
+    func forEachEntry(_ body: (Entry, UnsafeBufferPointer<UInt8>) -> Bool) {
+        bytes.withUnsafeBufferPointer { bytes in
+            var runCursor = 3
+            _ = LEB128.readTrusted(bytes, at: &runCursor)
+            var deletedCursor = runCursor
+            for _ in 0..<Int(bytes[1]) { _ = Self.readRun(bytes, at: &deletedCursor) }
+            var valueCursor = deletedCursor
+            for _ in 0..<Int(bytes[2]) { _ = Self.readDeleted(bytes, at: &valueCursor) }
+            var deletedLeft = Int(bytes[2])
+            var nextDeleted = deletedLeft > 0 ? Self.readDeleted(bytes, at: &deletedCursor) : nil
+            var index = 0
+            for _ in 0..<Int(bytes[1]) {
+                let run = Self.readRun(bytes, at: &runCursor)
+                for offset in 0..<run.length {
+                    let counter = run.first.counter &+ UInt32(offset)
+                    var entry = Entry(id: OpId(counter: counter, actor: run.first.actor),
+                                      reference: offset == 0 ? run.reference : OpId(counter: counter &- 1, actor: run.first.actor),
+                                      deletedBy: nil, value: valueCursor)
+                    if let deleted = nextDeleted, deleted.index == index {
+                        entry.deletedBy = deleted.by
+                        deletedLeft -= 1
+                        nextDeleted = deletedLeft > 0 ? Self.readDeleted(bytes, at: &deletedCursor) : nil
+                    }
+                    PackedValue.skip(bytes, at: &valueCursor)
+                    if !body(entry, bytes) { return }
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// Appends the UTF-8 of the visible elements' text (U+FFFC for a
+    /// value that is no string) without decoding them.
+    func appendText(to utf8: inout [UInt8]) {
+        forEachEntry { entry, bytes in
+            guard entry.deletedBy == nil else { return true }
+            var end = entry.value
+            PackedValue.skip(bytes, at: &end)
+            let first = bytes[entry.value]
+            if first < 0x80 || first >= 0xC0 {
+                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[entry.value..<end]))
+            } else if case .string(let string) = { var cursor = entry.value; return PackedValue.read(bytes, at: &cursor) }() {
+                utf8.append(contentsOf: string.utf8)
+            } else {
+                utf8.append(contentsOf: TextWidth.objectReplacement.utf8)
+            }
+            return true
+        }
+    }
+
+    /// The width of an element under `rule`, read from its entry.
+    static func units(of entry: Entry, in bytes: UnsafeBufferPointer<UInt8>, under rule: WidthRule) -> Int32 {
+        if entry.deletedBy != nil { return 0 }
+        if !rule.isText || bytes[entry.value] < 0x80 { return 1 }
+        var cursor = entry.value
+        return rule.units(action: .set, value: PackedValue.read(bytes, at: &cursor))
+    }
+
+    /// The element an entry describes, as a ``SequenceElement`` with its width under `rule`.
+    static func element(_ entry: Entry, in bytes: UnsafeBufferPointer<UInt8>, under rule: WidthRule) -> SequenceElement {
+        var cursor = entry.value
+        let value = PackedValue.read(bytes, at: &cursor)
+        var element = SequenceElement(id: entry.id, reference: entry.reference, action: .set, value: value, expand: false,
+                                      markName: nil, successors: entry.deletedBy.map { SuccessorList(only: $0) } ?? SuccessorList())
+        element.units = entry.deletedBy == nil ? rule.units(ofSet: value) : 0
+        return element
+    }
+
+    /// The element at `index`, decoded.
+    func element(at index: Int, under rule: WidthRule) -> SequenceElement {
+        var result: SequenceElement?
+        var position = 0
+        forEachEntry { entry, bytes in
+            if position == index { result = Self.element(entry, in: bytes, under: rule); return false }
+            position += 1
+            return true
+        }
+        return result!
+    }
+
+    /// Calls `body` with every element decoded into a temporary buffer.
+    func withElements<R>(under rule: WidthRule, _ body: (UnsafeBufferPointer<SequenceElement>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: SequenceElement.self, capacity: count) { buffer in
+            var initialized = 0
+            forEachEntry { entry, bytes in
+                (buffer.baseAddress! + initialized).initialize(to: Self.element(entry, in: bytes, under: rule))
+                initialized += 1
+                return true
+            }
+            defer { buffer.baseAddress!.deinitialize(count: initialized) }
+            return try body(UnsafeBufferPointer(rebasing: buffer[0..<initialized]))
+        }
+    }
+
+    /// The elements, decoded.
+    func elements(under rule: WidthRule) -> [SequenceElement] {
+        withElements(under: rule) { Array($0) }
+    }
+
+    private struct Run {
+        var first: OpId
+        var length: Int
+        var reference: OpId
+    }
+
+    private static func readRun(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> Run {
+        let actor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        let counter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        let length = Int(LEB128.readTrusted(bytes, at: &cursor))
+        let referenceActor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        let referenceCounter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        return Run(first: OpId(counter: counter, actor: actor), length: length,
+                   reference: OpId(counter: referenceCounter, actor: referenceActor))
+    }
+
+    private static func readDeleted(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> (index: Int, by: OpId) {
+        let index = Int(bytes[cursor])
+        cursor += 1
+        let actor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        let counter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        return (index, OpId(counter: counter, actor: actor))
+    }
+}

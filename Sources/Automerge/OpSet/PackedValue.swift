@@ -1,0 +1,123 @@
+/// A scalar as a ``PackedLeaf`` keeps it: a string of one Unicode scalar
+/// (a typed character) is its UTF-8 bytes alone; anything else is a tag
+/// byte and its payload. The tags are UTF-8 continuation bytes, which
+/// never start a scalar, so the first byte tells the two apart.
+enum PackedValue {
+    private enum Tag: UInt8 {
+        case null = 0x80, falseValue, trueValue, uint, int, f64, string, bytes, counter, timestamp, unknown
+    }
+
+    /// The bytes `value` packs into.
+    static func size(of value: Primitive) -> Int {
+        switch value {
+        case .null, .bool: return 1
+        case .uint(let v): return 1 + LEB128.unsignedSize(v)
+        case .int(let v), .counter(let v), .timestamp(let v): return 1 + LEB128.signedSize(v)
+        case .f64: return 9
+        case .string(let s):
+            let length = s.utf8.count
+            return isOneScalar(s) ? length : 1 + LEB128.unsignedSize(UInt64(length)) + length
+        case .bytes(let b): return 1 + LEB128.unsignedSize(UInt64(b.count)) + b.count
+        case .unknown(_, let b): return 2 + LEB128.unsignedSize(UInt64(b.count)) + b.count
+        }
+    }
+
+    static func append(_ value: Primitive, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(Tag.null.rawValue)
+        case .bool(let v): out.append(v ? Tag.trueValue.rawValue : Tag.falseValue.rawValue)
+        case .uint(let v): out.append(Tag.uint.rawValue); LEB128.appendUnsigned(v, to: &out)
+        case .int(let v): out.append(Tag.int.rawValue); LEB128.appendSigned(v, to: &out)
+        case .counter(let v): out.append(Tag.counter.rawValue); LEB128.appendSigned(v, to: &out)
+        case .timestamp(let v): out.append(Tag.timestamp.rawValue); LEB128.appendSigned(v, to: &out)
+        case .f64(let v):
+            out.append(Tag.f64.rawValue)
+            withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        case .string(let s):
+            if !isOneScalar(s) {
+                out.append(Tag.string.rawValue)
+                LEB128.appendUnsigned(UInt64(s.utf8.count), to: &out)
+            }
+            out.append(contentsOf: s.utf8)
+        case .bytes(let b):
+            out.append(Tag.bytes.rawValue)
+            LEB128.appendUnsigned(UInt64(b.count), to: &out)
+            out.append(contentsOf: b)
+        case .unknown(let code, let b):
+            out.append(Tag.unknown.rawValue)
+            out.append(code)
+            LEB128.appendUnsigned(UInt64(b.count), to: &out)
+            out.append(contentsOf: b)
+        }
+    }
+
+    /// Reads the value at `cursor`, advancing it past the value.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> Primitive {
+        let first = bytes[cursor]
+        if first < 0x80 {
+            cursor += 1
+            return .string(String(Unicode.Scalar(first)))
+        }
+        if first >= 0xC0 {
+            let length = scalarLength(leading: first)
+            defer { cursor += length }
+            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[cursor..<cursor + length]), as: UTF8.self))
+        }
+        cursor += 1
+        switch Tag(rawValue: first)! {
+        case .null: return .null
+        case .falseValue: return .bool(false)
+        case .trueValue: return .bool(true)
+        case .uint: return .uint(LEB128.readTrusted(bytes, at: &cursor))
+        case .int: return .int(LEB128.readTrustedSigned(bytes, at: &cursor))
+        case .counter: return .counter(LEB128.readTrustedSigned(bytes, at: &cursor))
+        case .timestamp: return .timestamp(LEB128.readTrustedSigned(bytes, at: &cursor))
+        case .f64:
+            var bits: UInt64 = 0
+            for offset in 0..<8 { bits |= UInt64(bytes[cursor + offset]) << (8 * offset) }
+            cursor += 8
+            return .f64(Double(bitPattern: bits))
+        case .string:
+            let payload = readPayload(bytes, at: &cursor)
+            return .string(String(decoding: payload, as: UTF8.self))
+        case .bytes: return .bytes(Array(readPayload(bytes, at: &cursor)))
+        case .unknown:
+            let code = bytes[cursor]
+            cursor += 1
+            return .unknown(typeCode: code, bytes: Array(readPayload(bytes, at: &cursor)))
+        }
+    }
+
+    /// Moves `cursor` past the value there.
+    static func skip(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
+        let first = bytes[cursor]
+        if first < 0x80 { cursor += 1; return }
+        if first >= 0xC0 { cursor += scalarLength(leading: first); return }
+        cursor += 1
+        switch Tag(rawValue: first)! {
+        case .null, .falseValue, .trueValue: break
+        case .uint, .int, .counter, .timestamp: _ = LEB128.readTrusted(bytes, at: &cursor)
+        case .f64: cursor += 8
+        case .string, .bytes: _ = readPayload(bytes, at: &cursor)
+        case .unknown:
+            cursor += 1
+            _ = readPayload(bytes, at: &cursor)
+        }
+    }
+
+    private static func readPayload(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> UnsafeBufferPointer<UInt8> {
+        let length = Int(LEB128.readTrusted(bytes, at: &cursor))
+        defer { cursor += length }
+        return UnsafeBufferPointer(rebasing: bytes[cursor..<cursor + length])
+    }
+
+    /// The length of the UTF-8 scalar whose first byte is `leading`.
+    private static func scalarLength(leading: UInt8) -> Int {
+        leading >= 0xF0 ? 4 : leading >= 0xE0 ? 3 : 2
+    }
+
+    private static func isOneScalar(_ string: String) -> Bool {
+        var scalars = string.unicodeScalars.makeIterator()
+        return scalars.next() != nil && scalars.next() == nil
+    }
+}
