@@ -14,7 +14,7 @@ extension Document {
                 elements += (tree.elementCount - statistics.elements) * MemoryLayout<SequenceElement>.stride
                 nodes += tree.nodes.count * MemoryLayout<SequenceTree.Node>.stride
                 let table = tree.elementIndexStatistics
-                index += table.denseSlots * 4 + table.hashed * 16
+                index += table.denseSlots * 4 + table.hashed * 16 + tree.packedRuns.entries.count * MemoryLayout<PackedRunIndex.Entry>.stride
             }
             let history = state.history.records.reduce(state.history.count * MemoryLayout<ChangeRecord>.stride) { total, record in
                 total + record.bytes.count + record.dependencies.count * 32 + record.dependencyIndices.count * 8

@@ -135,6 +135,18 @@ struct PackedLeaf: Sendable {
         }
     }
 
+    /// Calls `body` with each run's first id and length.
+    func forEachRun(_ body: (OpId, Int) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            var cursor = 3
+            _ = LEB128.readTrusted(bytes, at: &cursor)
+            for _ in 0..<Int(bytes[1]) {
+                let run = Self.readRun(bytes, at: &cursor)
+                body(run.first, run.length)
+            }
+        }
+    }
+
     /// The index of the element `id`, if the leaf holds it.
     func index(of id: OpId) -> Int? {
         bytes.withUnsafeBufferPointer { bytes in

@@ -16,13 +16,14 @@ extension SequenceTree {
     }
 
     /// Calls `body` with each element's leaf and id in document order,
-    /// reading packed leaves' ids without decoding their elements.
-    func forEachId(_ body: (Int32, OpId) -> Void) {
+    /// reading packed leaves' ids without decoding their elements; with
+    /// `packed` false, the elements of unpacked leaves only.
+    func forEachId(packed: Bool = true, _ body: (Int32, OpId) -> Void) {
         var leaf = firstLeaf
         while leaf >= 0 {
             let current = leaf
             if nodes[Int(leaf)].isPacked {
-                nodes[Int(leaf)].packed!.forEachId { _, id in body(current, id) }
+                if packed { nodes[Int(leaf)].packed!.forEachId { _, id in body(current, id) } }
             } else {
                 nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
                     for index in elements.indices { body(current, elements[index].id) }
@@ -58,5 +59,56 @@ extension SequenceTree {
             bytes += node.packed!.byteCount
         }
         return (leaves, elements, bytes)
+    }
+}
+
+/// The ids of a tree's packed leaves, as runs of consecutive counters of
+/// one actor, each with its leaf, sorted by actor and first counter: built
+/// when a load has packed the leaves (``SequenceTree/ensureIndexed()``).
+///
+/// A leaf unpacked later puts its ids in the element index, which is read
+/// first; its entries here stay, and a lookup that reaches one finds the
+/// leaf no longer packed and ignores it.
+struct PackedRunIndex: Sendable {
+    struct Entry: Sendable {
+        var actor: UInt32
+        var first: UInt32
+        var length: UInt32
+        var leaf: Int32
+    }
+
+    private(set) var entries: [Entry] = []
+
+    init() {}
+
+    init(packedLeavesOf tree: SequenceTree) {
+        var leaf = tree.firstLeaf
+        while leaf >= 0 {
+            if tree.nodes[Int(leaf)].isPacked {
+                let current = leaf
+                tree.nodes[Int(leaf)].packed!.forEachRun { first, length in
+                    entries.append(Entry(actor: first.actor, first: first.counter, length: UInt32(length), leaf: current))
+                }
+            }
+            leaf = tree.nodes[Int(leaf)].next
+        }
+        entries.sort { ($0.actor, $0.first) < ($1.actor, $1.first) }
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// The packed leaf of `tree` holding the element `id`, if any.
+    func leaf(of id: OpId, in tree: SequenceTree) -> Int32? {
+        // The last entry at or before `id`, by binary search.
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if (entries[middle].actor, entries[middle].first) <= (id.actor, id.counter) { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let entry = entries[low - 1]
+        guard entry.actor == id.actor, id.counter - entry.first < entry.length,
+              Int(entry.leaf) < tree.nodes.count, tree.nodes[Int(entry.leaf)].isPacked else { return nil }
+        return entry.leaf
     }
 }

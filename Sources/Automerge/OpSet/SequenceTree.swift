@@ -37,6 +37,10 @@ struct SequenceTree: Sendable {
     /// The first leaf never changes: splits move the right half out.
     let firstLeaf: Int32 = 0
     private(set) var leafOfElement = OpIdTable()
+    /// Where the elements of packed leaves are, which ``leafOfElement``
+    /// does not hold: a run of consecutive ids costs one 16-byte entry
+    /// here where the index takes 4 bytes an id (see ``PackedRunIndex``).
+    private(set) var packedRuns = PackedRunIndex()
     /// The element index's size and work (see ``OpIdTable/Statistics``).
     var elementIndexStatistics: OpIdTable.Statistics { leafOfElement.statistics }
     /// False while a document is being loaded: appends then skip the id
@@ -72,7 +76,14 @@ struct SequenceTree: Sendable {
 
     func contains(_ id: OpId) -> Bool {
         assert(indexed, "the element index is built after loading")
-        return leafOfElement[id] != nil
+        return leaf(of: id) != nil
+    }
+
+    /// The leaf holding the element `id`.
+    @inline(__always)
+    func leaf(of id: OpId) -> Int32? {
+        if let leaf = leafOfElement[id] { return leaf }
+        return packedRuns.isEmpty ? nil : packedRuns.leaf(of: id, in: self)
     }
 
     /// Stops maintaining the id index and the nodes' unit counts until
@@ -119,14 +130,17 @@ struct SequenceTree: Sendable {
         guard !indexed else { return }
         indexed = true
         // Ids only, read in place: copying elements out of the leaves
-        // retained and released their values.
+        // retained and released their values. Packed leaves' ids go to the
+        // run index instead.
         var ranges = OpIdRanges()
-        forEachId { _, id in ranges.note(id) }
-        leafOfElement.reserve(ranges, entries: elementCount)
+        var entries = 0
+        forEachId(packed: false) { _, id in ranges.note(id); entries += 1 }
+        leafOfElement.reserve(ranges, entries: entries)
         var table = leafOfElement
         leafOfElement = OpIdTable()
-        forEachId { leaf, id in table[id] = leaf }
+        forEachId(packed: false) { leaf, id in table[id] = leaf }
         leafOfElement = table
+        packedRuns = PackedRunIndex(packedLeavesOf: self)
     }
 
     // MARK: Reading
@@ -185,7 +199,7 @@ struct SequenceTree: Sendable {
     func location(of id: OpId) -> Location? {
         assert(indexed, "the element index is built after loading")
         if let recent = recentLocation(of: id) { return recent }
-        guard let leaf = leafOfElement[id] else { return nil }
+        guard let leaf = leaf(of: id) else { return nil }
         if nodes[Int(leaf)].isPacked { return nodes[Int(leaf)].packed!.index(of: id).map { Location(leaf: leaf, index: $0) } }
         return nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
             elements.firstIndex { $0.id == id }.map { Location(leaf: leaf, index: $0) }
@@ -444,6 +458,10 @@ struct SequenceTree: Sendable {
         nodes[Int(leaf)].packed!.withElements(under: width) { elements.append(contentsOf: $0) }
         nodes[Int(leaf)].packed = nil
         nodes[Int(leaf)].isPacked = false
+        if indexed {
+            // The run index may still name this leaf: the element index, read first, now answers for its ids.
+            for index in elements.indices { leafOfElement[elements[index].id] = leaf }
+        }
         nodes[Int(leaf)].elements = elements
     }
 
@@ -533,6 +551,7 @@ extension SequenceTree {
     var elementCountForTesting: Int { get { elementCount } set { elementCount = newValue } }
     var markCountForTesting: Int { get { markCount } set { markCount = newValue } }
     var wideReferencesForTesting: [OpId: OpId] { get { wideReferences } set { wideReferences = newValue } }
+    var packedRunsForTesting: PackedRunIndex { get { packedRuns } set { packedRuns = newValue } }
     var lastInsertedForTesting: Location { get { lastInserted } set { lastInserted = newValue } }
     mutating func setIndexedLeafForTesting(_ leaf: Int32, of id: OpId) { leafOfElement[id] = leaf }
 }
