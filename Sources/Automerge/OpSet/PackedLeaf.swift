@@ -223,6 +223,22 @@ struct PackedLeaf: Sendable {
         }
     }
 
+    /// The index of the visible element covering unit `offset` of the
+    /// leaf, and the units before it, read from the bytes: a read by
+    /// index decodes one element, not the leaf.
+    func element(coveringUnit offset: Int, under rule: WidthRule) -> (index: Int, start: Int)? {
+        var result: (index: Int, start: Int)?
+        var index = 0, start = 0
+        forEachEntry { entry, bytes in
+            let units = Int(Self.units(of: entry, in: bytes, under: rule))
+            if offset < start + units { result = (index, start); return false }
+            start += units
+            index += 1
+            return true
+        }
+        return result
+    }
+
     /// The width of an element under `rule`, read from its entry.
     static func units(of entry: Entry, in bytes: UnsafeBufferPointer<UInt8>, under rule: WidthRule) -> Int32 {
         if entry.deletedBy != nil { return 0 }

@@ -33,22 +33,6 @@ extension SequenceTree {
         }
     }
 
-    /// The index in the packed `leaf` of the visible element covering unit
-    /// `offset` of the leaf, and the units before it, read from the bytes:
-    /// a read by index decodes one element, not the leaf.
-    func packedElement(inLeaf leaf: Int32, coveringUnit offset: Int) -> (index: Int, start: Int)? {
-        var result: (index: Int, start: Int)?
-        var index = 0, start = 0
-        nodes[Int(leaf)].packed!.forEachEntry { entry, bytes in
-            let units = Int(PackedLeaf.units(of: entry, in: bytes, under: width))
-            if offset < start + units { result = (index, start); return false }
-            start += units
-            index += 1
-            return true
-        }
-        return result
-    }
-
     /// How many leaves are packed, the elements they hold, and the heap
     /// bytes of their packed forms.
     var packedStatistics: (leaves: Int, elements: Int, bytes: Int) {
@@ -97,8 +81,10 @@ struct PackedRunIndex: Sendable {
 
     var isEmpty: Bool { entries.isEmpty }
 
-    /// The packed leaf of `tree` holding the element `id`, if any.
-    func leaf(of id: OpId, in tree: SequenceTree) -> Int32? {
+    /// The leaf the entry for `id` names, if any: a packed leaf holding
+    /// it, unless that leaf has been unpacked since (the caller checks).
+    /// Takes no tree: a tree passed from a read through a pointer is copied.
+    func leaf(of id: OpId) -> Int32? {
         // The last entry at or before `id`, by binary search.
         var low = 0, high = entries.count
         while low < high {
@@ -107,8 +93,7 @@ struct PackedRunIndex: Sendable {
         }
         guard low > 0 else { return nil }
         let entry = entries[low - 1]
-        guard entry.actor == id.actor, id.counter - entry.first < entry.length,
-              Int(entry.leaf) < tree.nodes.count, tree.nodes[Int(entry.leaf)].isPacked else { return nil }
+        guard entry.actor == id.actor, id.counter - entry.first < entry.length else { return nil }
         return entry.leaf
     }
 }

@@ -37,10 +37,6 @@ struct SequenceTree: Sendable {
     /// The first leaf never changes: splits move the right half out.
     let firstLeaf: Int32 = 0
     private(set) var leafOfElement = OpIdTable()
-    /// Where the elements of packed leaves are, which ``leafOfElement``
-    /// does not hold: a run of consecutive ids costs one 16-byte entry
-    /// here where the index takes 4 bytes an id (see ``PackedRunIndex``).
-    private(set) var packedRuns = PackedRunIndex()
     /// The element index's size and work (see ``OpIdTable/Statistics``).
     var elementIndexStatistics: OpIdTable.Statistics { leafOfElement.statistics }
     /// False while a document is being loaded: appends then skip the id
@@ -62,9 +58,37 @@ struct SequenceTree: Sendable {
     /// How many elements are mark anchors: with none, inserts need not look
     /// past the insertion point for sticky anchors.
     private(set) var markCount = 0
-    /// The insert op's key of each element that cannot hold it (its actor
-    /// index needs more than 16 bits; see ``SequenceElement/reference``).
-    private(set) var wideReferences: [OpId: OpId] = [:]
+    /// Tables the tree rarely writes, behind one reference and nil while
+    /// empty: with a field each the tree passed 4 references and 120 bytes,
+    /// and reads through a pointer to an object copied it (retaining each
+    /// reference) on every keystroke.
+    private var sideTables: SideTables?
+
+    final class SideTables: @unchecked Sendable {  // written only while uniquely referenced (updateSideTables)
+        /// The insert op's key of each element that cannot hold it (its actor
+        /// index needs more than 16 bits; see ``SequenceElement/reference``).
+        var wideReferences: [OpId: OpId] = [:]
+        /// Where the elements of packed leaves are, which ``leafOfElement``
+        /// does not hold: a run of consecutive ids costs one 16-byte entry
+        /// here where the index takes 4 bytes an id (see ``PackedRunIndex``).
+        var packedRuns = PackedRunIndex()
+    }
+
+    /// See ``SideTables/wideReferences``.
+    var wideReferences: [OpId: OpId] { sideTables?.wideReferences ?? [:] }
+    /// See ``SideTables/packedRuns``.
+    var packedRuns: PackedRunIndex { sideTables?.packedRuns ?? PackedRunIndex() }
+
+    /// Writes the side tables, copying them first if another tree shares them.
+    private mutating func updateSideTables(_ body: (SideTables) -> Void) {
+        if sideTables == nil || !isKnownUniquelyReferenced(&sideTables) {
+            let copy = SideTables()
+            copy.wideReferences = wideReferences
+            copy.packedRuns = packedRuns
+            sideTables = copy
+        }
+        body(sideTables!)
+    }
 
     init(width: WidthRule) {
         self.width = width
@@ -83,7 +107,9 @@ struct SequenceTree: Sendable {
     @inline(__always)
     func leaf(of id: OpId) -> Int32? {
         if let leaf = leafOfElement[id] { return leaf }
-        return packedRuns.isEmpty ? nil : packedRuns.leaf(of: id, in: self)
+        guard let sideTables, !sideTables.packedRuns.isEmpty, let leaf = sideTables.packedRuns.leaf(of: id),
+              Int(leaf) < nodes.count, nodes[Int(leaf)].isPacked else { return nil }
+        return leaf
     }
 
     /// Stops maintaining the id index and the nodes' unit counts until
@@ -140,7 +166,8 @@ struct SequenceTree: Sendable {
         leafOfElement = OpIdTable()
         forEachId(packed: false) { leaf, id in table[id] = leaf }
         leafOfElement = table
-        packedRuns = PackedRunIndex(packedLeavesOf: self)
+        let runs = PackedRunIndex(packedLeavesOf: self)
+        if !runs.isEmpty { updateSideTables { $0.packedRuns = runs } }
     }
 
     // MARK: Reading
@@ -261,7 +288,8 @@ struct SequenceTree: Sendable {
             node = next
         }
         if nodes[Int(node)].isPacked {
-            return packedElement(inLeaf: node, coveringUnit: remaining).map { (Location(leaf: node, index: $0.index), start + $0.start) }
+            return nodes[Int(node)].packed!.element(coveringUnit: remaining, under: width)
+                .map { (Location(leaf: node, index: $0.index), start + $0.start) }
         }
         return nodes[Int(node)].elements.withUnsafeBufferPointer { elements in
             if remaining < nodes[Int(node)].units / 2 {
@@ -384,7 +412,7 @@ struct SequenceTree: Sendable {
             // Not `units ?? ...`: its closure made a copy of the element.
             element.units = element.units(under: width)
         }
-        if element.reference == nil { wideReferences[element.id] = reference }
+        if element.reference == nil { updateSideTables { $0.wideReferences[element.id] = reference } }
         unpack(location.leaf)
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
@@ -550,8 +578,7 @@ extension SequenceTree {
     var rootForTesting: Int32 { get { root } set { root = newValue } }
     var elementCountForTesting: Int { get { elementCount } set { elementCount = newValue } }
     var markCountForTesting: Int { get { markCount } set { markCount = newValue } }
-    var wideReferencesForTesting: [OpId: OpId] { get { wideReferences } set { wideReferences = newValue } }
-    var packedRunsForTesting: PackedRunIndex { get { packedRuns } set { packedRuns = newValue } }
+    var wideReferencesForTesting: [OpId: OpId] { get { wideReferences } set { updateSideTables { $0.wideReferences = newValue } } }
     var lastInsertedForTesting: Location { get { lastInserted } set { lastInserted = newValue } }
     mutating func setIndexedLeafForTesting(_ leaf: Int32, of id: OpId) { leafOfElement[id] = leaf }
 }
