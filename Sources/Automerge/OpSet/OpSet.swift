@@ -248,7 +248,7 @@ struct OpSet: Sendable {
     /// would make the insert copy the whole tree.)
     private func insertionLocation(in tree: SequenceTree, after reference: OpId, id: OpId) -> SequenceTree.Location? {
         guard var location = tree.locationAfter(reference) else { return nil }
-        while let current = tree.nextExisting(from: location), actors.precedes(id, tree[current].id) {
+        while let current = tree.nextExisting(from: location), actors.precedes(id, tree.id(at: current)) {
             location = SequenceTree.Location(leaf: current.leaf, index: current.index + 1)
         }
         return location

@@ -148,6 +148,7 @@ struct PackedLeaf: Sendable {
     }
 
     /// The index of the element `id`, if the leaf holds it.
+    @inline(never) @_effects(readonly)
     func index(of id: OpId) -> Int? {
         bytes.withUnsafeBufferPointer { bytes in
             var cursor = 3
@@ -165,6 +166,7 @@ struct PackedLeaf: Sendable {
     }
 
     /// The id of the element at `index`.
+    @inline(never) @_effects(readonly)
     func id(at index: Int) -> OpId {
         var found = OpId.root
         forEachId { position, id in if position == index { found = id } }
@@ -226,6 +228,7 @@ struct PackedLeaf: Sendable {
     /// The index of the visible element covering unit `offset` of the
     /// leaf, and the units before it, read from the bytes: a read by
     /// index decodes one element, not the leaf.
+    @inline(never) @_effects(readonly)
     func element(coveringUnit offset: Int, under rule: WidthRule) -> (index: Int, start: Int)? {
         var result: (index: Int, start: Int)?
         var index = 0, start = 0
@@ -258,6 +261,7 @@ struct PackedLeaf: Sendable {
     }
 
     /// The element at `index`, decoded.
+    @inline(never) @_effects(readonly)
     func element(at index: Int, under rule: WidthRule) -> SequenceElement {
         var result: SequenceElement?
         var position = 0
@@ -269,23 +273,56 @@ struct PackedLeaf: Sendable {
         return result!
     }
 
-    /// Calls `body` with every element decoded into a temporary buffer.
-    func withElements<R>(under rule: WidthRule, _ body: (UnsafeBufferPointer<SequenceElement>) throws -> R) rethrows -> R {
-        try withUnsafeTemporaryAllocation(of: SequenceElement.self, capacity: count) { buffer in
-            var initialized = 0
-            forEachEntry { entry, bytes in
-                (buffer.baseAddress! + initialized).initialize(to: Self.element(entry, in: bytes, under: rule))
-                initialized += 1
-                return true
-            }
-            defer { buffer.baseAddress!.deinitialize(count: initialized) }
-            return try body(UnsafeBufferPointer(rebasing: buffer[0..<initialized]))
+    /// The elements, decoded, in an array of at least `capacity`.
+    @inline(never) @_effects(readonly)
+    func elements(under rule: WidthRule, capacity: Int = 0) -> [SequenceElement] {
+        var elements: [SequenceElement] = []
+        elements.reserveCapacity(Swift.max(capacity, count))
+        forEachEntry { entry, bytes in
+            elements.append(Self.element(entry, in: bytes, under: rule))
+            return true
         }
+        return elements
     }
 
-    /// The elements, decoded.
-    func elements(under rule: WidthRule) -> [SequenceElement] {
-        withElements(under: rule) { Array($0) }
+    /// The width of the element at `index`.
+    @inline(never) @_effects(readonly)
+    func units(at index: Int, under rule: WidthRule) -> Int32 {
+        var result: Int32 = 0
+        var position = 0
+        forEachEntry { entry, bytes in
+            if position == index { result = Self.units(of: entry, in: bytes, under: rule); return false }
+            position += 1
+            return true
+        }
+        return result
+    }
+
+    /// The total width of the elements before `index`.
+    @inline(never) @_effects(readonly)
+    func units(before index: Int, under rule: WidthRule) -> Int {
+        var total = 0
+        var position = 0
+        forEachEntry { entry, bytes in
+            guard position < index else { return false }
+            total += Int(Self.units(of: entry, in: bytes, under: rule))
+            position += 1
+            return true
+        }
+        return total
+    }
+
+    /// The index of the last visible element, if any.
+    @inline(never) @_effects(readonly)
+    func lastVisibleIndex(under rule: WidthRule) -> Int? {
+        var last: Int?
+        var position = 0
+        forEachEntry { entry, bytes in
+            if Self.units(of: entry, in: bytes, under: rule) > 0 { last = position }
+            position += 1
+            return true
+        }
+        return last
     }
 
     private struct Run {

@@ -14,7 +14,7 @@ extension SequenceTree {
             scanStart = startLocation
         } else {
             guard let (location, _) = element(coveringUnit: index - 1) else { return nil }
-            lastVisible = self[location].id
+            lastVisible = id(at: location)
             scanStart = successor(of: location)
         }
         guard isText, markCount > 0, let scanStart else { return lastVisible }

@@ -8,10 +8,10 @@ extension SequenceTree {
     }
 
     /// Calls `body` with the elements of `leaf` in place, a packed leaf's
-    /// decoded into a temporary buffer.
+    /// decoded.
     @inline(__always)
     func withLeafElements<R>(_ leaf: Int32, _ body: (UnsafeBufferPointer<SequenceElement>) throws -> R) rethrows -> R {
-        if nodes[Int(leaf)].isPacked { return try nodes[Int(leaf)].packed!.withElements(under: width, body) }
+        if nodes[Int(leaf)].isPacked { return try nodes[Int(leaf)].packed!.elements(under: width).withUnsafeBufferPointer(body) }
         return try nodes[Int(leaf)].elements.withUnsafeBufferPointer(body)
     }
 

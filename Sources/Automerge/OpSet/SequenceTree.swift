@@ -193,6 +193,12 @@ struct SequenceTree: Sendable {
         return nodes[Int(location.leaf)].elements[location.index].id
     }
 
+    /// The width of the element at `location`, without copying the element.
+    func units(at location: Location) -> Int32 {
+        if nodes[Int(location.leaf)].isPacked { return nodes[Int(location.leaf)].packed!.units(at: location.index, under: width) }
+        return nodes[Int(location.leaf)].elements[location.index].units
+    }
+
     /// Calls `body` with the element at `location` in place (a copy retains
     /// and releases its value, updates and mark name). Inlined: called
     /// through a pointer to the object out of line, it copied the tree.
@@ -259,7 +265,7 @@ struct SequenceTree: Sendable {
     /// before it. Zero-width elements are never returned.
     func element(coveringUnit offset: Int) -> (location: Location, start: Int)? {
         guard offset >= 0, offset < units else { return nil }
-        if offset == units - 1, let last = lastVisibleIfLastInserted() { return (last, units - Int(self[last].units)) }
+        if offset == units - 1, let last = lastVisibleIfLastInserted() { return (last, units - Int(units(at: last))) }
         // Each node is scanned from the nearer end: appends and edits near
         // the end of a long text then touch one or two elements per level
         // instead of a leaf's worth of large element structs.
@@ -316,8 +322,11 @@ struct SequenceTree: Sendable {
     /// without a walk from the root.
     private func lastVisibleIfLastInserted() -> Location? {
         guard let recent = validLastInserted, nodes[Int(recent.leaf)].isLeaf, nodes[Int(recent.leaf)].next < 0 else { return nil }
+        if nodes[Int(recent.leaf)].isPacked {
+            return nodes[Int(recent.leaf)].packed!.lastVisibleIndex(under: width) == recent.index ? recent : nil
+        }
         // In place: binding the node to a local retained its arrays.
-        return withLeafElements(recent.leaf) { elements in
+        return nodes[Int(recent.leaf)].elements.withUnsafeBufferPointer { elements in
             guard elements[recent.index].units > 0 else { return nil }
             for index in (recent.index + 1)..<elements.count where elements[index].units > 0 { return nil }
             return recent
@@ -326,9 +335,11 @@ struct SequenceTree: Sendable {
 
     /// The visible width before the element at `location`.
     func unitsBefore(_ location: Location) -> Int {
-        var total = withLeafElements(location.leaf) { elements in
-            elements[..<location.index].reduce(0) { $0 + Int($1.units) }
-        }
+        var total = nodes[Int(location.leaf)].isPacked
+            ? nodes[Int(location.leaf)].packed!.units(before: location.index, under: width)
+            : nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { elements in
+                elements[..<location.index].reduce(0) { $0 + Int($1.units) }
+            }
         var child = location.leaf
         var parent = nodes[Int(child)].parent
         while parent >= 0 {
@@ -481,9 +492,7 @@ struct SequenceTree: Sendable {
     /// Turns a packed `leaf` back into elements, for a write.
     private mutating func unpack(_ leaf: Int32) {
         guard nodes[Int(leaf)].isPacked else { return }
-        var elements: [SequenceElement] = []
-        elements.reserveCapacity(Self.maxLeafElements + 1)
-        nodes[Int(leaf)].packed!.withElements(under: width) { elements.append(contentsOf: $0) }
+        let elements = nodes[Int(leaf)].packed!.elements(under: width, capacity: Self.maxLeafElements + 1)
         nodes[Int(leaf)].packed = nil
         nodes[Int(leaf)].isPacked = false
         if indexed {
