@@ -22,6 +22,9 @@ import Glibc
 
 @_silgen_name("malloc_trim")
 private func glibcMallocTrim(_ pad: Int) -> Int32
+
+@_silgen_name("malloc_stats")
+private func glibcMallocStats()
 #endif
 
 /// Current resident memory in MB, from /proc (0 where unavailable).
@@ -83,6 +86,11 @@ do {
         + "(\(megabytes(before)) before it; \(document.heads().count) heads; peak \(megabytes(peakResidentMegabytes())); "
         + "\(document.opCountOfChanges) ops)")
     if breakdown {
+        // The allocator's own figures (to stderr): heap in use against the
+        // heap it holds tells live data from fragmentation.
+        #if canImport(Glibc)
+        glibcMallocStats()
+        #endif
         for (part, bytes) in document.memoryBreakdown() { print("  \(part): \(megabytes(Double(bytes) / 1_048_576))") }
     }
 } catch {
