@@ -19,6 +19,10 @@
 /// and counter: within a run, ids are consecutive and each element went
 /// after the one before); the deleted elements (index byte, the delete's
 /// actor and counter); then each element's value (``PackedValue``).
+///
+/// Reads the tree makes per edit are `@inline(never) @_effects(readonly)`:
+/// seen to allocate, they made every edit copy the tree it reads through a
+/// pointer (docs/decisions.md, "In-memory op set").
 struct PackedLeaf: Sendable {
     private let bytes: [UInt8]
 
