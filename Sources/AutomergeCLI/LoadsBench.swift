@@ -33,8 +33,8 @@ struct LoadsBench: ParsableCommand {
         print("whole-process loads (`automerge dump FILE > /dev/null`; median of \(runs) runs, alternating)\n")
         let ours = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         var commands: [(label: String, command: [String])] = [("ours", [ours, "dump"])]
-        if let baseline { commands.append(("baseline", ["/bin/sh", "-c", baseline + " \"$0\""])) }
-        if let rust { commands.append(("Rust 0.11", ["/bin/sh", "-c", rust + " \"$0\""])) }
+        if let baseline { commands.append(("baseline", ["/bin/sh", "-c", "exec " + baseline + " \"$0\""])) }
+        if let rust { commands.append(("Rust 0.11", ["/bin/sh", "-c", "exec " + rust + " \"$0\""])) }
         for (label, file) in try documents.files() {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
             print("\(label) (\(size / 1024) KB)")
@@ -74,6 +74,8 @@ struct LoadsBench: ParsableCommand {
     /// and peak resident memory. GNU time reports the peak: a child of this
     /// process would inherit its high-water mark (Linux records the old
     /// address space's peak at `exec`), and time's is a megabyte or two.
+    /// The wait is `waitpid`: Foundation's `waitUntilExit` polls its run
+    /// loop and rounded short runs up to tens of milliseconds.
     static func spawn(_ arguments: [String]) throws -> Run {
         let timeTool = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: timeTool) else {
@@ -81,19 +83,35 @@ struct LoadsBench: ParsableCommand {
         }
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("automerge-peak-\(getpid())")
         defer { try? FileManager.default.removeItem(at: report) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: timeTool)
-        child.arguments = ["-f", "%M", "-o", report.path] + arguments
-        child.standardOutput = FileHandle.nullDevice
+        let argv = [timeTool, "-f", "%M", "-o", report.path] + arguments
         let start = DispatchTime.now().uptimeNanoseconds
-        try child.run()
-        child.waitUntilExit()
+        let status = try runToExit(argv)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        guard child.terminationStatus == 0 else {
-            throw ValidationError("\(arguments.joined(separator: " ")) exited with status \(child.terminationStatus)")
+        guard status == 0 else {
+            throw ValidationError("\(arguments.joined(separator: " ")) exited with status \(status)")
         }
         let kilobytes = String(decoding: try Data(contentsOf: report), as: UTF8.self)
             .split(separator: "\n").last.flatMap { Double($0) } ?? 0
         return Run(milliseconds: elapsed, peakMegabytes: kilobytes / 1024)
+    }
+
+    /// Spawns `argv` (its first element an absolute path) with stdout to
+    /// /dev/null, waits for it and returns its exit status.
+    private static func runToExit(_ argv: [String]) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+        guard spawned == 0 else { throw ValidationError("cannot run \(argv[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw ValidationError("waitpid failed: \(String(cString: strerror(errno)))") }
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import.
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }
