@@ -80,7 +80,9 @@ extension DocumentState {
             guard let object = ops.object(id) else { continue }
             let storedObject = id.isRoot ? nil : rows.stored(id)
             if object.kind.isSequence {
-                object.sequence.forEachInsert(from: span.fromLeaf, until: span.untilLeaf) { element, reference in
+                object.sequence.forEachInsert(from: span.fromLeaf, until: span.untilLeaf, packed: { leaf in
+                    rows.appendInserts(of: leaf, object: storedObject)
+                }) { element, reference in
                     rows.appendInsert(element, object: storedObject,
                                       key: .element(reference.isRoot ? nil : rows.stored(reference)))
                     if !element.pointee.updates.isEmpty {
@@ -177,6 +179,26 @@ private struct OpRowExporter {
                            groupCount: op.successors.count)
         op.successors.forEachId { writer.appendGroupMember(stored($0)) }
         writer.appendValues(value: op.value, expand: op.expand, markName: op.markName)
+    }
+
+    /// Appends the insert ops of a packed leaf's elements from its bytes:
+    /// a typed character's value is written as the UTF-8 the leaf holds,
+    /// with no element or String made (decoding them made a save of a
+    /// loaded document 40% slower).
+    mutating func appendInserts(of leaf: PackedLeaf, object: StoredOpId?) {
+        leaf.forEachEntry { entry, bytes in
+            writer.appendOpIds(object: object, key: .element(entry.reference.isRoot ? nil : stored(entry.reference)), insert: true,
+                               action: UInt64(OpAction.set.rawValue), id: stored(entry.id),
+                               groupCount: entry.deletedBy == nil ? 0 : 1)
+            if let deletedBy = entry.deletedBy { writer.appendGroupMember(stored(deletedBy)) }
+            if let scalar = PackedValue.scalarUTF8(bytes, at: entry.value) {
+                writer.appendValues(rawValue: (UInt8(ValueColumn.TypeCode.string), scalar), expand: false, markName: nil)
+            } else {
+                var cursor = entry.value
+                writer.appendValues(value: PackedValue.read(bytes, at: &cursor), expand: false, markName: nil)
+            }
+            return true
+        }
     }
 
     /// Appends a sequence element's insert op from its fields, read in

@@ -215,11 +215,8 @@ struct PackedLeaf: Sendable {
     func appendText(to utf8: inout [UInt8]) {
         forEachEntry { entry, bytes in
             guard entry.deletedBy == nil else { return true }
-            var end = entry.value
-            PackedValue.skip(bytes, at: &end)
-            let first = bytes[entry.value]
-            if first < 0x80 || first >= 0xC0 {
-                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[entry.value..<end]))
+            if let scalar = PackedValue.scalarUTF8(bytes, at: entry.value) {
+                utf8.append(contentsOf: scalar)
             } else if case .string(let string) = { var cursor = entry.value; return PackedValue.read(bytes, at: &cursor) }() {
                 utf8.append(contentsOf: string.utf8)
             } else {
@@ -282,11 +279,19 @@ struct PackedLeaf: Sendable {
     func elements(under rule: WidthRule, capacity: Int = 0) -> [SequenceElement] {
         var elements: [SequenceElement] = []
         elements.reserveCapacity(Swift.max(capacity, count))
+        decode(into: &elements, under: rule)
+        return elements
+    }
+
+    /// Replaces the contents of `elements` with the elements, decoded: a
+    /// walk over many leaves reuses one buffer.
+    @inline(never)
+    func decode(into elements: inout [SequenceElement], under rule: WidthRule) {
+        elements.removeAll(keepingCapacity: true)
         forEachEntry { entry, bytes in
             elements.append(Self.element(entry, in: bytes, under: rule))
             return true
         }
-        return elements
     }
 
     /// The width of the element at `index`.

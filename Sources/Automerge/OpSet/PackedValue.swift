@@ -88,6 +88,15 @@ enum PackedValue {
         }
     }
 
+    /// The UTF-8 bytes of the value at `start` if it is a one-scalar string,
+    /// kept as itself: what a text reader or a save writes, without a String.
+    static func scalarUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> UnsafeBufferPointer<UInt8>? {
+        let first = bytes[start]
+        guard first < 0x80 || first >= 0xC0 else { return nil }
+        let length = first < 0x80 ? 1 : scalarLength(leading: first)
+        return UnsafeBufferPointer(rebasing: bytes[start..<start + length])
+    }
+
     /// Moves `cursor` past the value there.
     static func skip(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
         let first = bytes[cursor]

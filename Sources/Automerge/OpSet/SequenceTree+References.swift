@@ -6,9 +6,11 @@ extension SequenceTree {
     /// `from` and `until` cut the walk at leaves (see
     /// ``leaf(atElementOffset:)``): the elements from leaf `from` on (nil:
     /// the first), up to but not including leaf `until` (nil: the end).
-    func forEachInsert(from start: Int32? = nil, until end: Int32? = nil,
+    /// With `packed`, a packed leaf is handed to it as it is (its entries
+    /// hold each insert's key) instead of decoded.
+    func forEachInsert(from start: Int32? = nil, until end: Int32? = nil, packed: ((PackedLeaf) -> Void)? = nil,
                        _ body: (UnsafePointer<SequenceElement>, _ reference: OpId) -> Void) {
-        forEachLeaf(from: start, until: end) { elements in
+        forEachLeaf(from: start, until: end, packed: packed) { elements in
             guard let first = elements.baseAddress else { return }
             for element in first..<first + elements.count {
                 if let reference = element.pointee.reference {

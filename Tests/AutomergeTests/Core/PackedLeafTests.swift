@@ -140,4 +140,26 @@ struct PackedLeafTests {
         #expect(try Document(loaded.save()).text(obj: text) == original.text(obj: text))
         try loaded.checkInvariants()
     }
+
+    @Test("a loaded document saves its packed leaves to the bytes its elements saved to: every kind of value, deletes, texts")
+    func packedLeavesSaveAsElements() throws {
+        let original = Document()
+        let list = try original.putObject(obj: .ROOT, key: "list", ty: .List)
+        let text = try original.putObject(obj: .ROOT, key: "text", ty: .Text)
+        var random = StorageTestRandom(seed: 11)
+        for round in 0..<600 {
+            let value = Self.values[round % Self.values.count]
+            try original.insert(obj: list, index: original.length(obj: list), value: value.publicValue)
+            try original.spliceText(obj: text, start: original.length(obj: text), delete: 0, value: round % 3 == 0 ? "😀x" : "ab")
+            if round % 4 == 3 {
+                try original.delete(obj: list, index: random.next() % original.length(obj: list))
+                try original.spliceText(obj: text, start: random.next() % original.length(obj: text), delete: 1)
+            }
+            if round % 50 == 49 { original.commitWith(message: nil, timestamp: Date(timeIntervalSince1970: 0)) }
+        }
+        let loaded = try Document(original.save())
+        let packedLeaves = loaded.locked { $0.ops.objects.reduce(0) { $0 + $1.sequence.packedStatistics.leaves } }
+        #expect(packedLeaves > 10, "the loaded list's and text's leaves are packed")
+        #expect(loaded.save(compress: false) == original.save(compress: false))
+    }
 }
