@@ -102,6 +102,8 @@ extension OpSet {
             let object = try op.object.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
             if object != currentObject {
                 guard let index = opSet.objectIndex(of: object) else { throw .invalidObjectId(row: row) }
+                // Rows come object by object: the one before is complete.
+                if opSet.objects[currentIndex].kind.isSequence { opSet.objects[currentIndex].sequence.packLastLeaf() }
                 currentObject = object
                 currentIndex = index
             }

@@ -92,8 +92,13 @@ struct SequenceTree: Sendable {
 
     init(width: WidthRule) {
         self.width = width
-        nodes = [Node(isLeaf: true)]
+        nodes = Self.emptyNodes
     }
+
+    /// The nodes of an empty tree, one buffer shared by every tree until its
+    /// first write: every map carries a tree it never writes, and a buffer
+    /// of its own each was 100 bytes a map.
+    private static let emptyNodes = [Node(isLeaf: true)]
 
     /// Total width of the visible elements.
     var units: Int { nodes[Int(root)].units }
@@ -487,6 +492,16 @@ struct SequenceTree: Sendable {
             node = freshIndex
         }
         insert(element, after: reference, at: Location(leaf: node, index: count(ofLeaf: node)))
+    }
+
+    /// Packs the last leaf, once a load has appended the sequence's last
+    /// element: its element buffer is then freed while the load goes on
+    /// rather than at its end, where the buffers of thousands of short
+    /// texts left holes among everything made since (twice the live heap).
+    mutating func packLastLeaf() {
+        var node = root
+        while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
+        pack(node)
     }
 
     /// Packs `leaf` if every element in it is plain (see ``PackedLeaf``).
