@@ -6,7 +6,11 @@ extension Document {
     @_spi(Conformance)
     public func memoryBreakdown() -> [(part: String, bytes: Int)] {
         locked { state in
-            var elements = 0, packed = 0, nodes = 0, index = 0
+            var elements = 0, packed = 0, nodes = 0, index = 0, keys = 0, keyOps = 0
+            for object in state.ops.objects where !object.kind.isSequence {
+                keys += object.entries.count
+                for key in object.entries.ops where key.count > 1 { keyOps += key.count }
+            }
             for object in state.ops.objects where object.kind.isSequence {
                 let tree = object.sequence
                 let statistics = tree.packedStatistics
@@ -21,6 +25,8 @@ extension Document {
             }
             return [
                 ("objects (\(state.ops.objects.count))", state.ops.objects.count * MemoryLayout<ObjectState>.stride),
+                ("map keys (\(keys)), the ops of a key with one kept inline", keys * MemoryLayout<KeyOps>.stride),
+                ("map ops of keys with several (\(keyOps))", keyOps * MemoryLayout<Op>.stride),
                 ("sequence elements, unpacked", elements),
                 ("sequence leaves, packed", packed),
                 ("sequence tree nodes", nodes),

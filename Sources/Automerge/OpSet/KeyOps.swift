@@ -38,6 +38,8 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
     private enum Storage: Sendable {
         case one(PlainOp)
         case many([Op])
+        /// A loaded key's ops as bytes (see ``PackedKeyOps``); a write unpacks them.
+        case packed(PackedKeyOps)
     }
 
     /// The key.
@@ -63,6 +65,7 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
         switch storage {
         case .one: return 1
         case .many(let ops): return ops.count
+        case .packed(let ops): return ops.count
         }
     }
 
@@ -74,9 +77,13 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
                 return Op(id: op.id, action: op.action, insert: false, key: .map(key), value: op.value, successors: op.successors)
             case .many(let ops):
                 return ops[position]
+            case .packed(let ops):
+                precondition(position >= 0 && position < ops.count, "index out of range")
+                return ops.op(at: position, key: key)
             }
         }
         _modify {
+            unpack()
             // The payload is moved out while it changes, so that the op's
             // successors (or the array) stay uniquely referenced and change
             // in place. An inline op is changed as an ``Op`` and kept inline
@@ -91,6 +98,8 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
                 storage = .many([])
                 defer { storage = .many(ops) }
                 yield &ops[position]
+            case .packed:
+                preconditionFailure("unpacked above")
             }
         }
     }
@@ -100,6 +109,7 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
     mutating func appendSorted(_ op: Op, actors: ActorTable) {
         assert(op.key == .map(key), "an op of another key")
         let position = Op.sortedPosition(of: op, in: self, actors: actors)
+        unpack()
         switch storage {
         case .one:
             let first = self[0]
@@ -108,11 +118,14 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
             storage = .many([])
             if position == ops.count { ops.append(op) } else { ops.insert(op, at: position) }
             storage = .many(ops)
+        case .packed:
+            preconditionFailure("unpacked above")
         }
     }
 
     /// Records `successor` on each op whose id is in `predecessors`.
     private mutating func addSuccessor(_ successor: Successor, toOpsIn predecessors: [OpId], actors: ActorTable) {
+        unpack()
         switch storage {
         case .one(var op):
             guard predecessors.contains(op.id) else { return }
@@ -125,7 +138,27 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
                 ops[i].addSuccessor(successor, actors: actors)
             }
             storage = .many(ops)
+        case .packed:
+            preconditionFailure("unpacked above")
         }
+    }
+
+    /// Packs the ops if they can be (see ``PackedKeyOps``): a load's last step.
+    mutating func pack() {
+        guard case .many(let ops) = storage, let packed = PackedKeyOps(ops) else { return }
+        storage = .packed(packed)
+    }
+
+    /// Whether the ops are packed.
+    var isPacked: Bool {
+        if case .packed = storage { return true }
+        return false
+    }
+
+    /// Turns packed ops back into an array, for a write.
+    private mutating func unpack() {
+        guard case .packed(let packed) = storage else { return }
+        storage = .many(packed.ops(key: key))
     }
 }
 

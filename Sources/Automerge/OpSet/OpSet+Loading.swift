@@ -180,8 +180,12 @@ extension OpSet {
         /// The op set, once every row is in.
         consuming func finish(changes: [StoredChangeMetadata]) -> OpSet {
             for change in changes { opSet.maxOp = max(opSet.maxOp, change.maxOp) }
-            for index in opSet.objects.indices where opSet.objects[index].kind.isSequence {
-                opSet.objects[index].sequence.endBulkLoad()
+            for index in opSet.objects.indices {
+                if opSet.objects[index].kind.isSequence {
+                    opSet.objects[index].sequence.endBulkLoad()
+                } else {
+                    opSet.objects[index].entries.packKeys()
+                }
             }
             return opSet
         }

@@ -1,0 +1,111 @@
+/// The ops of a map key kept as bytes: about 8 bytes a put where an ``Op``
+/// takes 96, for keys a document overwrote a few times (a loaded settings
+/// map, a counter of puts): the map side of ``PackedLeaf``.
+///
+/// A load packs every key whose ops are all plain (no insert flag, mark
+/// name or expand flag, at most one successor and that no increment) and
+/// that holds at most ``maxOps`` of them, so that reading op `i` by a scan
+/// from the first stays cheap whatever a document holds. Reads decode in
+/// place; the first write to the key unpacks it (``KeyOps``).
+///
+/// Layout (numbers are LEB128 unless a byte): the op count (a byte), then
+/// per op its action (a byte), its id (actor, counter), whether a
+/// successor follows (a byte) and that successor's actor and counter,
+/// then its value (``PackedValue``).
+struct PackedKeyOps: Sendable {
+    /// The most ops a packed key holds.
+    static let maxOps = 16
+
+    private let bytes: [UInt8]
+
+    /// `ops` packed, or nil if one of them is not plain or there are more than ``maxOps``.
+    init?(_ ops: [Op]) {
+        guard ops.count >= 2, ops.count <= Self.maxOps else { return nil }
+        var size = 1
+        for op in ops {
+            guard !op.insert, !op.expand, op.markName == nil, op.successors.count <= 1 else { return nil }
+            size += 2 + Self.size(op.id) + PackedValue.size(of: op.value)
+            if op.successors.count == 1 {
+                guard op.successors[0].increment == nil else { return nil }
+                size += Self.size(op.successors[0].id)
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(size)
+        out.append(UInt8(ops.count))
+        for op in ops {
+            out.append(op.action.rawValue)
+            Self.append(op.id, to: &out)
+            if op.successors.count == 1 {
+                out.append(1)
+                Self.append(op.successors[0].id, to: &out)
+            } else {
+                out.append(0)
+            }
+            PackedValue.append(op.value, to: &out)
+        }
+        bytes = out
+    }
+
+    var count: Int { Int(bytes[0]) }
+
+    /// The heap bytes the key's ops take.
+    var byteCount: Int { bytes.capacity }
+
+    /// Op `position`, decoded, with `key` as its key.
+    @inline(never) @_effects(readonly)
+    func op(at position: Int, key: MapKey) -> Op {
+        bytes.withUnsafeBufferPointer { bytes in
+            var cursor = 1
+            for _ in 0..<position { Self.skipOp(bytes, at: &cursor) }
+            return Self.readOp(bytes, at: &cursor, key: key)
+        }
+    }
+
+    /// Every op, decoded, with `key` as its key.
+    @inline(never) @_effects(readonly)
+    func ops(key: MapKey) -> [Op] {
+        bytes.withUnsafeBufferPointer { bytes in
+            var ops: [Op] = []
+            ops.reserveCapacity(Int(bytes[0]) + 1)
+            var cursor = 1
+            for _ in 0..<Int(bytes[0]) { ops.append(Self.readOp(bytes, at: &cursor, key: key)) }
+            return ops
+        }
+    }
+
+    private static func readOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int, key: MapKey) -> Op {
+        let action = OpAction(rawValue: bytes[cursor])!
+        cursor += 1
+        let id = readId(bytes, at: &cursor)
+        let hasSuccessor = bytes[cursor] == 1
+        cursor += 1
+        let successors = hasSuccessor ? SuccessorList(only: readId(bytes, at: &cursor)) : SuccessorList()
+        let value = PackedValue.read(bytes, at: &cursor)
+        return Op(id: id, action: action, insert: false, key: .map(key), value: value, successors: successors)
+    }
+
+    private static func skipOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
+        cursor += 1
+        _ = readId(bytes, at: &cursor)
+        let hasSuccessor = bytes[cursor] == 1
+        cursor += 1
+        if hasSuccessor { _ = readId(bytes, at: &cursor) }
+        PackedValue.skip(bytes, at: &cursor)
+    }
+
+    private static func size(_ id: OpId) -> Int {
+        LEB128.unsignedSize(UInt64(id.actor)) + LEB128.unsignedSize(UInt64(id.counter))
+    }
+
+    private static func append(_ id: OpId, to out: inout [UInt8]) {
+        LEB128.appendUnsigned(UInt64(id.actor), to: &out)
+        LEB128.appendUnsigned(UInt64(id.counter), to: &out)
+    }
+
+    private static func readId(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> OpId {
+        let actor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        let counter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        return OpId(counter: counter, actor: actor)
+    }
+}
