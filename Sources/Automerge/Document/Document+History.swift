@@ -211,7 +211,7 @@ extension DocumentState {
 
     func publicChange(_ record: ChangeRecord) -> Change {
         Change(actorId: ops.actors[record.actor], seq: record.sequence, message: record.message,
-               deps: record.dependencies.sorted(),
+               deps: history.dependencies(of: record),
                timestamp: Date(timeIntervalSince1970: Double(record.time) / 1000),
                bytes: Data(ChangeCodec.publicBytes(record.bytes, hash: record.hash)), hash: record.hash)
     }

@@ -21,7 +21,7 @@ extension Document {
                 index += table.denseSlots * 4 + table.hashed * 16 + tree.packedRuns.entries.count * MemoryLayout<PackedRunIndex.Entry>.stride
             }
             let history = state.history.records.reduce(state.history.count * MemoryLayout<ChangeRecord>.stride) { total, record in
-                total + record.bytes.count + record.dependencies.count * 32 + record.dependencyIndices.count * 8
+                total + record.bytes.count + record.dependencyIndices.count * 8
             }
             return [
                 ("objects (\(state.ops.objects.count))", state.ops.objects.count * MemoryLayout<ObjectState>.stride),

@@ -145,7 +145,7 @@ struct DocumentState: Sendable {
     mutating func addToHistory(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
         history.add(ChangeRecord(
             hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
-            time: change.time, message: change.message, dependencies: change.dependencies,
+            time: change.time, message: change.message,
             dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },
             extraBytes: change.extraBytes, bytes: bytes))
     }

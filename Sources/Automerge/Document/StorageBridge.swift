@@ -86,7 +86,7 @@ enum StorageBridge {
                     let change = changes[row], header = change.header
                     return ChangeRecord(
                         hash: change.hash, actor: authors[row], sequence: header.sequence, startOp: header.startOp,
-                        maxOp: change.maxOp, time: header.time, message: header.message, dependencies: header.dependencies,
+                        maxOp: change.maxOp, time: header.time, message: header.message,
                         dependencyIndices: change.dependencyRows, extraBytes: header.extraBytes, bytes: change.encoded.bytes)
                 }
             }

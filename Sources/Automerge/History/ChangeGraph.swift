@@ -19,6 +19,9 @@ struct ChangeGraph: Sendable {
 
     func record(_ hash: ChangeHash) -> ChangeRecord? { indexOf[hash].map { records[$0] } }
 
+    /// The hashes of `record`'s dependencies, sorted bytewise.
+    func dependencies(of record: ChangeRecord) -> [ChangeHash] { record.dependencyIndices.map { records[$0].hash }.sorted() }
+
     /// The last sequence number of `actor` (0 if none).
     func lastSequence(of actor: UInt32) -> UInt64 { Int(actor) < byActor.count ? UInt64(byActor[Int(actor)].count) : 0 }
 
@@ -45,7 +48,7 @@ struct ChangeGraph: Sendable {
     /// (Consumed, so that it moves into the history rather than being
     /// copied, its five arrays and strings retained and released.)
     mutating func add(_ record: consuming ChangeRecord) {
-        for dependency in record.dependencies { heads.remove(dependency) }
+        for dependency in record.dependencyIndices { heads.remove(records[dependency].hash) }
         heads.insert(record.hash)
         append(record)
     }
@@ -94,7 +97,7 @@ struct ChangeGraph: Sendable {
     }
 
     private mutating func append(_ record: consuming ChangeRecord) {
-        assert(record.dependencies.allSatisfy { indexOf[$0] != nil }, "dependencies must be applied first")
+        assert(record.dependencyIndices.allSatisfy { $0 < records.count }, "dependencies must be applied first")
         indexOf[record.hash] = records.count
         Self.note(records.count, by: record.actor, in: &byActor)
         records.append(record)

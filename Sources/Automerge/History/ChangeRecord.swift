@@ -8,9 +8,9 @@ struct ChangeRecord: Sendable {
     let maxOp: UInt64
     let time: Int64
     let message: String?
-    /// Dependencies sorted bytewise.
-    let dependencies: [ChangeHash]
-    /// Dependencies as indices of earlier records, in the order of `dependencies`.
+    /// The dependencies, as indices of earlier records
+    /// (``ChangeGraph/dependencies(of:)`` gives their hashes: an array of
+    /// them as well was 80 bytes a change).
     let dependencyIndices: [Int]
     let extraBytes: [UInt8]
     /// The uncompressed change chunk.

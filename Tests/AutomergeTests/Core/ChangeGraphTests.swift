@@ -28,7 +28,7 @@ struct ChangeGraphTests {
             let dependencies = Set(offsets.filter { $0 <= index }.map { index - $0 }).sorted()
             graph.add(ChangeRecord(
                 hash: hash(index), actor: 0, sequence: UInt64(index + 1), startOp: 1, maxOp: 0, time: 0, message: nil,
-                dependencies: dependencies.map(hash), dependencyIndices: dependencies, extraBytes: [], bytes: []))
+                dependencyIndices: dependencies, extraBytes: [], bytes: []))
         }
         return graph
     }
