@@ -49,6 +49,10 @@ extension OpSet {
         var increments: [OpId: Int64] = [:]
         var currentObject = OpId.root
         var currentIndex = 0
+        /// Which objects (by index) the rows have left once: rows that come
+        /// back to an object (out of order) do not pack and unpack its last
+        /// leaf again at every switch.
+        var left: [Bool] = []
 
         init(actors: [ActorId], encoding: TextEncoding) {
             opSet = OpSet(encoding: encoding)
@@ -103,7 +107,11 @@ extension OpSet {
             if object != currentObject {
                 guard let index = opSet.objectIndex(of: object) else { throw .invalidObjectId(row: row) }
                 // Rows come object by object: the one before is complete.
-                if opSet.objects[currentIndex].kind.isSequence { opSet.objects[currentIndex].sequence.packLastLeaf() }
+                if left.count <= currentIndex { left += repeatElement(false, count: currentIndex + 1 - left.count) }
+                if !left[currentIndex] && opSet.objects[currentIndex].kind.isSequence {
+                    opSet.objects[currentIndex].sequence.packLastLeaf()
+                }
+                left[currentIndex] = true
                 currentObject = object
                 currentIndex = index
             }

@@ -125,47 +125,48 @@ struct PackedLeaf: Sendable {
 
     /// Calls `body` with each element's index and id, in order, reading the runs alone.
     func forEachId(_ body: (Int, OpId) -> Void) {
-        bytes.withUnsafeBufferPointer { bytes in
-            var cursor = 3
-            _ = LEB128.readTrusted(bytes, at: &cursor)
-            var index = 0
-            for _ in 0..<Int(bytes[1]) {
-                let run = Self.readRun(bytes, at: &cursor)
-                for offset in 0..<run.length {
-                    body(index, OpId(counter: run.first.counter &+ UInt32(offset), actor: run.first.actor))
-                    index += 1
-                }
+        var index = 0
+        forEachRun { first, length in
+            for offset in 0..<length {
+                body(index, OpId(counter: first.counter &+ UInt32(offset), actor: first.actor))
+                index += 1
             }
         }
     }
 
     /// Calls `body` with each run's first id and length.
     func forEachRun(_ body: (OpId, Int) -> Void) {
-        bytes.withUnsafeBufferPointer { bytes in
-            var cursor = 3
-            _ = LEB128.readTrusted(bytes, at: &cursor)
-            for _ in 0..<Int(bytes[1]) {
-                let run = Self.readRun(bytes, at: &cursor)
-                body(run.first, run.length)
-            }
+        scanRuns { first, length in
+            body(first, length)
+            return true
         }
     }
 
     /// The index of the element `id`, if the leaf holds it.
     @inline(never) @_effects(readonly)
     func index(of id: OpId) -> Int? {
+        var index = 0
+        var found: Int?
+        scanRuns { first, length in
+            if id.actor == first.actor, id.counter >= first.counter, id.counter - first.counter < UInt32(length) {
+                found = index + Int(id.counter - first.counter)
+                return false
+            }
+            index += length
+            return true
+        }
+        return found
+    }
+
+    /// Calls `body` with each run's first id and length until it returns false.
+    private func scanRuns(_ body: (OpId, Int) -> Bool) {
         bytes.withUnsafeBufferPointer { bytes in
             var cursor = 3
             _ = LEB128.readTrusted(bytes, at: &cursor)
-            var index = 0
             for _ in 0..<Int(bytes[1]) {
                 let run = Self.readRun(bytes, at: &cursor)
-                if id.actor == run.first.actor, id.counter >= run.first.counter, id.counter - run.first.counter < UInt32(run.length) {
-                    return index + Int(id.counter - run.first.counter)
-                }
-                index += run.length
+                if !body(run.first, run.length) { return }
             }
-            return nil
         }
     }
 
