@@ -9,6 +9,9 @@
 /// an array per key was a tenth of a put of a new key, and an inline
 /// 96-byte ``Op`` beside the key was a third of the fresh memory a put
 /// wrote.
+///
+/// A load packs a key's ops into bytes (``PackedKeyOps``) when they can
+/// be; the key's first write turns them back into an array.
 struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
     /// The one op of a key, without its key and the fields that only
     /// sequence ops use.

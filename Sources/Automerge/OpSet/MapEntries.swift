@@ -39,6 +39,11 @@ struct MapEntries: Sendable {
         }
     }
 
+    /// Packs the ops of every key that can be (``KeyOps/pack()``): the end of a load.
+    mutating func packKeys() {
+        for index in ops.indices where ops[index].count > 1 { ops[index].pack() }
+    }
+
     /// Adds `op`, which overwrites nothing, to the ops of `key` (whose
     /// ``hash(_:)`` is `hash`), adding the key if it has none; returns the
     /// key's position in the key order.
@@ -46,11 +51,6 @@ struct MapEntries: Sendable {
     /// Here rather than in the op set, so that it reaches the table through
     /// a mutating access: a lookup read through `objects[i].entries` copied
     /// the whole entries value (retains of each array) on every put.
-    /// Packs the ops of every key that can be (``KeyOps/pack()``): the end of a load.
-    mutating func packKeys() {
-        for index in ops.indices where ops[index].count > 1 { ops[index].pack() }
-    }
-
     mutating func add(_ op: consuming Op, to key: MapKey, hash: UInt64, actors: ActorTable) -> Int {
         assert(hash == Self.hash(key), "hash of another key")
         if let index = find(key, hash: hash) {
