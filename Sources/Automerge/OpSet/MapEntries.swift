@@ -44,6 +44,9 @@ struct MapEntries: Sendable {
         for index in ops.indices where ops[index].count > 1 { ops[index].pack() }
     }
 
+    /// How many keys hold their ops packed.
+    var packedKeyCount: Int { ops.reduce(0) { $0 + ($1.isPacked ? 1 : 0) } }
+
     /// Adds `op`, which overwrites nothing, to the ops of `key` (whose
     /// ``hash(_:)`` is `hash`), adding the key if it has none; returns the
     /// key's position in the key order.
