@@ -24,10 +24,10 @@ struct PackedKeyOps: Sendable {
         var size = 1
         for op in ops {
             guard !op.insert, !op.expand, op.markName == nil, op.successors.count <= 1 else { return nil }
-            size += 2 + Self.size(op.id) + PackedValue.size(of: op.value)
+            size += 2 + op.id.packedSize + PackedValue.size(of: op.value)
             if op.successors.count == 1 {
                 guard op.successors[0].increment == nil else { return nil }
-                size += Self.size(op.successors[0].id)
+                size += op.successors[0].id.packedSize
             }
         }
         var out: [UInt8] = []
@@ -35,10 +35,10 @@ struct PackedKeyOps: Sendable {
         out.append(UInt8(ops.count))
         for op in ops {
             out.append(op.action.rawValue)
-            Self.append(op.id, to: &out)
+            op.id.appendPacked(to: &out)
             if op.successors.count == 1 {
                 out.append(1)
-                Self.append(op.successors[0].id, to: &out)
+                op.successors[0].id.appendPacked(to: &out)
             } else {
                 out.append(0)
             }
@@ -77,35 +77,20 @@ struct PackedKeyOps: Sendable {
     private static func readOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int, key: MapKey) -> Op {
         let action = OpAction(rawValue: bytes[cursor])!
         cursor += 1
-        let id = readId(bytes, at: &cursor)
+        let id = OpId.readPacked(bytes, at: &cursor)
         let hasSuccessor = bytes[cursor] == 1
         cursor += 1
-        let successors = hasSuccessor ? SuccessorList(only: readId(bytes, at: &cursor)) : SuccessorList()
+        let successors = hasSuccessor ? SuccessorList(only: OpId.readPacked(bytes, at: &cursor)) : SuccessorList()
         let value = PackedValue.read(bytes, at: &cursor)
         return Op(id: id, action: action, insert: false, key: .map(key), value: value, successors: successors)
     }
 
     private static func skipOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
         cursor += 1
-        _ = readId(bytes, at: &cursor)
+        _ = OpId.readPacked(bytes, at: &cursor)
         let hasSuccessor = bytes[cursor] == 1
         cursor += 1
-        if hasSuccessor { _ = readId(bytes, at: &cursor) }
+        if hasSuccessor { _ = OpId.readPacked(bytes, at: &cursor) }
         PackedValue.skip(bytes, at: &cursor)
-    }
-
-    private static func size(_ id: OpId) -> Int {
-        LEB128.unsignedSize(UInt64(id.actor)) + LEB128.unsignedSize(UInt64(id.counter))
-    }
-
-    private static func append(_ id: OpId, to out: inout [UInt8]) {
-        LEB128.appendUnsigned(UInt64(id.actor), to: &out)
-        LEB128.appendUnsigned(UInt64(id.counter), to: &out)
-    }
-
-    private static func readId(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> OpId {
-        let actor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
-        let counter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
-        return OpId(counter: counter, actor: actor)
     }
 }

@@ -46,12 +46,12 @@ struct PackedLeaf: Sendable {
             let id = elements[index].id
             if index == 0 || !Self.continues(id, after: previous, reference: reference) {
                 runs += 1
-                size += Self.size(id.actor) + Self.size(id.counter) + 1 + Self.size(reference.actor) + Self.size(reference.counter)
+                size += id.packedSize + 1 + reference.packedSize
             }
             if !elements[index].successors.isEmpty {
                 deleted += 1
                 let by = elements[index].successors[0].id
-                size += 1 + Self.size(by.actor) + Self.size(by.counter)
+                size += 1 + by.packedSize
             }
             size += PackedValue.size(of: elements[index].value)
             units += Int(elements[index].units)
@@ -68,8 +68,7 @@ struct PackedLeaf: Sendable {
         for index in elements.indices where !elements[index].successors.isEmpty {
             let by = elements[index].successors[0].id
             out.append(UInt8(index))
-            LEB128.appendUnsigned(UInt64(by.actor), to: &out)
-            LEB128.appendUnsigned(UInt64(by.counter), to: &out)
+            by.appendPacked(to: &out)
         }
         for index in elements.indices { PackedValue.append(elements[index].value, to: &out) }
         bytes = out
@@ -88,8 +87,6 @@ struct PackedLeaf: Sendable {
         id.actor == previous.actor && id.counter == previous.counter &+ 1 && reference == previous
     }
 
-    private static func size(_ value: UInt32) -> Int { LEB128.unsignedSize(UInt64(value)) }
-
     private static func appendRuns(of elements: UnsafeBufferPointer<SequenceElement>, to out: inout [UInt8]) {
         var start = 0
         while start < elements.count {
@@ -99,11 +96,9 @@ struct PackedLeaf: Sendable {
                 end += 1
             }
             let first = elements[start].id, reference = elements[start].reference!
-            LEB128.appendUnsigned(UInt64(first.actor), to: &out)
-            LEB128.appendUnsigned(UInt64(first.counter), to: &out)
+            first.appendPacked(to: &out)
             LEB128.appendUnsigned(UInt64(end - start), to: &out)
-            LEB128.appendUnsigned(UInt64(reference.actor), to: &out)
-            LEB128.appendUnsigned(UInt64(reference.counter), to: &out)
+            reference.appendPacked(to: &out)
             start = end
         }
     }
@@ -174,7 +169,15 @@ struct PackedLeaf: Sendable {
     @inline(never) @_effects(readonly)
     func id(at index: Int) -> OpId {
         var found = OpId.root
-        forEachId { position, id in if position == index { found = id } }
+        var start = 0
+        scanRuns { first, length in
+            if index < start + length {
+                found = OpId(counter: first.counter &+ UInt32(index - start), actor: first.actor)
+                return false
+            }
+            start += length
+            return true
+        }
         return found
     }
 
@@ -342,20 +345,14 @@ struct PackedLeaf: Sendable {
     }
 
     private static func readRun(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> Run {
-        let actor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
-        let counter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        let first = OpId.readPacked(bytes, at: &cursor)
         let length = Int(LEB128.readTrusted(bytes, at: &cursor))
-        let referenceActor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
-        let referenceCounter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
-        return Run(first: OpId(counter: counter, actor: actor), length: length,
-                   reference: OpId(counter: referenceCounter, actor: referenceActor))
+        return Run(first: first, length: length, reference: OpId.readPacked(bytes, at: &cursor))
     }
 
     private static func readDeleted(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> (index: Int, by: OpId) {
         let index = Int(bytes[cursor])
         cursor += 1
-        let actor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
-        let counter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
-        return (index, OpId(counter: counter, actor: actor))
+        return (index, OpId.readPacked(bytes, at: &cursor))
     }
 }

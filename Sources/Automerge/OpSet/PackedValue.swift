@@ -130,3 +130,22 @@ enum PackedValue {
         return scalars.next() != nil && scalars.next() == nil
     }
 }
+
+/// An op id as the packed forms (``PackedLeaf``, ``PackedKeyOps``) keep
+/// it: its actor index and counter, LEB128.
+extension OpId {
+    /// The bytes ``appendPacked(to:)`` writes.
+    var packedSize: Int { LEB128.unsignedSize(UInt64(actor)) + LEB128.unsignedSize(UInt64(counter)) }
+
+    func appendPacked(to out: inout [UInt8]) {
+        LEB128.appendUnsigned(UInt64(actor), to: &out)
+        LEB128.appendUnsigned(UInt64(counter), to: &out)
+    }
+
+    /// Reads an id ``appendPacked(to:)`` wrote at `cursor`, advancing it.
+    static func readPacked(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> OpId {
+        let actor = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        let counter = UInt32(truncatingIfNeeded: LEB128.readTrusted(bytes, at: &cursor))
+        return OpId(counter: counter, actor: actor)
+    }
+}

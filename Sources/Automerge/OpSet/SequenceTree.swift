@@ -12,7 +12,10 @@ struct SequenceTree: Sendable {
     struct Node: Sendable {
         var parent: Int32 = -1
         var isLeaf: Bool
-        /// Whether the leaf's elements are in ``packed`` rather than ``elements``.
+        /// Whether the leaf's elements are in ``packed`` rather than
+        /// ``elements`` (always `packed != nil`). Stored, not computed: read
+        /// as `packed != nil`, it brought back copies of the whole tree in
+        /// the per-keystroke read-back (`objdump`: 10 in `readBack`).
         var isPacked = false
         var elements: [SequenceElement] = []
         /// A leaf's elements as bytes (see ``PackedLeaf``), or nil.
