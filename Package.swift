@@ -25,10 +25,12 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CSystemHeap", path: "Sources/CSystemHeap"),
         .target(
             name: "Automerge",
             dependencies: [
                 "CZlib",
+                "CSystemHeap",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]

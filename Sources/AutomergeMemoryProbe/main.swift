@@ -48,6 +48,18 @@ func peakResidentMegabytes() -> Double {
     return kilobytes / 1024
 }
 
+/// Resident memory in MB split as /proc reports it: anonymous pages (the
+/// heap and stacks) and file pages (code and mapped files).
+func residentParts() -> (anonymous: Double, file: Double) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Double {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes / 1024
+    }
+    return (field("RssAnon:"), field("RssFile:"))
+}
+
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "--load-stats" {
     guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: arguments[2])) else {
@@ -74,6 +86,10 @@ guard arguments.count == 2 || breakdown else {
 do {
     let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[arguments.count - 1]))
     let before = residentMegabytes()
+    let partsBefore = residentParts()
+    #if canImport(Glibc)
+    if breakdown { glibcMallocStats() }  // the heap before, to compare with the one after
+    #endif
     let document = try Document(bytes)
     let after = residentMegabytes()
     // What the document itself keeps: the heap that loading used and freed
@@ -91,8 +107,14 @@ do {
         #if canImport(Glibc)
         glibcMallocStats()
         #endif
+        let partsAfter = residentParts()
+        print("  of the growth: anonymous \(megabytes(partsAfter.anonymous - partsBefore.anonymous)), "
+            + "file (code) \(megabytes(partsAfter.file - partsBefore.file))")
         for (part, bytes) in document.memoryBreakdown() { print("  \(part): \(megabytes(Double(bytes) / 1_048_576))") }
     }
+    // Alive to the end, so that a heap profiler (heaptrack) run on the probe
+    // reports what the document holds as not freed, by allocation site.
+    exit(withExtendedLifetime(document) { 0 })
 } catch {
     print("error: \(error)")
     exit(1)

@@ -81,7 +81,7 @@ extension Document {
             let included = state.history.ancestors(of: heads)
             var copy = DocumentState(actor: ActorId(), encoding: state.encoding)
             for (index, record) in state.history.records.enumerated() where included[index] {
-                try copy.applyInOrder(try DocumentState.decodeRecord(record))
+                try copy.applyInOrder(try DocumentState.decodeRecord(state.history.bytes(of: record)))
             }
             return Document(state: copy, logLevel: logLevel)
         }
@@ -110,12 +110,12 @@ extension Document {
     private func changesToMerge(from other: Document) throws(AutomergeError) -> [DecodedChange] {
         if other === self { return [] }
         let known = locked { $0.history }
-        let records = other.locked { otherState in
+        let changeBytes = other.locked { otherState in
             otherState.commit()
-            return otherState.history.records.filter { !known.contains($0.hash) }
+            return otherState.history.records.filter { !known.contains($0.hash) }.map { otherState.history.bytes(of: $0) }
         }
         var changes: [DecodedChange] = []
-        for record in records { changes.append(try DocumentState.decodeRecord(record)) }
+        for bytes in changeBytes { changes.append(try DocumentState.decodeRecord(bytes)) }
         return changes
     }
 
@@ -167,9 +167,9 @@ extension Document {
     public func encodeNewChanges() -> Data {
         locked { state in
             state.commit()
-            let records = state.history.records(notReachableFrom: state.lastEncodedHeads)
+            let bytes = state.history.concatenatedBytes(of: state.history.indices(notReachableFrom: state.lastEncodedHeads))
             state.lastEncodedHeads = state.history.heads
-            return Data(records.flatMap(\.bytes))
+            return Data(bytes)
         }
     }
 
@@ -179,7 +179,7 @@ extension Document {
             state.commit()
             let missing = state.history.missing(heads)
             guard missing.isEmpty else { throw .unknownHeads(missing) }
-            return Data(state.history.records(notReachableFrom: heads).flatMap(\.bytes))
+            return Data(state.history.concatenatedBytes(of: state.history.indices(notReachableFrom: heads)))
         }
     }
 
@@ -210,10 +210,10 @@ extension DocumentState {
     }
 
     func publicChange(_ record: ChangeRecord) -> Change {
-        Change(actorId: ops.actors[record.actor], seq: record.sequence, message: record.message,
+        Change(actorId: ops.actors[record.actor], seq: record.sequence, message: history.message(of: record),
                deps: history.dependencies(of: record),
                timestamp: Date(timeIntervalSince1970: Double(record.time) / 1000),
-               bytes: Data(ChangeCodec.publicBytes(record.bytes, hash: record.hash)), hash: record.hash)
+               bytes: Data(ChangeCodec.publicBytes(Array(history.bytes(of: record)), hash: record.hash)), hash: record.hash)
     }
 
     /// Applies changes in exactly the given order (a document's own rows).

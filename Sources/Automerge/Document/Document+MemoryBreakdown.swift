@@ -20,9 +20,7 @@ extension Document {
                 let table = tree.elementIndexStatistics
                 index += table.denseSlots * 4 + table.hashed * 16 + tree.packedRuns.entries.count * MemoryLayout<PackedRunIndex.Entry>.stride
             }
-            let history = state.history.records.reduce(state.history.count * MemoryLayout<ChangeRecord>.stride) { total, record in
-                total + record.bytes.count + record.dependencyIndices.count * 8
-            }
+            let history = state.history.byteCount
             return [
                 ("objects (\(state.ops.objects.count))", state.ops.objects.count * MemoryLayout<ObjectState>.stride),
                 ("map keys (\(keys)), the ops of a key with one kept inline", keys * MemoryLayout<KeyOps>.stride),

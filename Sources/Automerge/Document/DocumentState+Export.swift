@@ -34,10 +34,11 @@ extension DocumentState {
         var docIndex = [Int](repeating: 0, count: ops.actors.count)
         for (position, actor) in sortedAuthors.enumerated() { docIndex[Int(actor)] = position }
 
-        let changes = history.records.map { [docIndex] record in
+        let changes = history.records.map { [docIndex, history] record in
             StoredChangeMetadata(actor: docIndex[Int(record.actor)], sequence: record.sequence, maxOp: record.maxOp,
-                                 time: record.time, message: record.message,
-                                 dependencies: record.dependencyIndices, extraBytes: record.extraBytes)
+                                 time: record.time, message: history.message(of: record),
+                                 dependencies: Array(history.dependencyIndices(of: record)),
+                                 extraBytes: Array(history.extraBytes(of: record)))
         }
         let objects = ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) })
         let encodedChanges: [(ColumnSpec, [UInt8])]

@@ -8,8 +8,8 @@ extension DocumentState {
     }
 
     /// Decodes the bytes of a change from a document's history (checked when it entered that history).
-    static func decodeRecord(_ record: ChangeRecord) throws(AutomergeError) -> DecodedChange {
-        var change = try decodeChange(record.bytes)
+    static func decodeRecord(_ bytes: ArraySlice<UInt8>) throws(AutomergeError) -> DecodedChange {
+        var change = try decodeChange(Array(bytes))
         change.isCanonical = true
         return change
     }
@@ -28,6 +28,8 @@ extension DocumentState {
     static func load(_ bytes: [UInt8], actor: ActorId, encoding: TextEncoding, ownBytes: Bool = false)
         throws(AutomergeError) -> DocumentState
     {
-        try StorageBridge.load(bytes, actor: actor, encoding: encoding, ownBytes: ownBytes)
+        let state = try StorageBridge.load(bytes, actor: actor, encoding: encoding, ownBytes: ownBytes)
+        FreedHeap.release(afterLoading: bytes.count)
+        return state
     }
 }

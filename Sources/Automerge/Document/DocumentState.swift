@@ -143,7 +143,7 @@ struct DocumentState: Sendable {
 
     /// Records a change whose dependencies are in the history.
     mutating func addToHistory(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
-        history.add(ChangeRecord(
+        history.add(ChangeEntry(
             hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
             time: change.time, message: change.message,
             dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },

@@ -84,7 +84,7 @@ enum StorageBridge {
                     heads: ChangeReconstruction.heads(of: changes, dependencyIndices: changes.lazy.map(\.dependencyRows))
                 ) { row in
                     let change = changes[row], header = change.header
-                    return ChangeRecord(
+                    return ChangeEntry(
                         hash: change.hash, actor: authors[row], sequence: header.sequence, startOp: header.startOp,
                         maxOp: change.maxOp, time: header.time, message: header.message,
                         dependencyIndices: change.dependencyRows, extraBytes: header.extraBytes, bytes: change.encoded.bytes)

@@ -5,7 +5,12 @@ import HeapModule
 /// causal clocks that historical reads need.
 struct ChangeGraph: Sendable {
     private(set) var records: [ChangeRecord] = []
-    private var indexOf: [ChangeHash: Int] = [:]
+    private var index = ChangeHashIndex()
+    /// Each record's bytes, message and extra bytes (``ChangeRecord/location``).
+    private var bytes = ChangeByteStore()
+    /// Each record's dependencies, as record indices, record after record
+    /// (``ChangeRecord/dependencyStart``).
+    private var dependencyList: [UInt32] = []
     /// For each actor index (the op set's, dense), its changes' record
     /// indices by sequence number - 1.
     private var byActor: [[Int]] = []
@@ -13,14 +18,52 @@ struct ChangeGraph: Sendable {
 
     var count: Int { records.count }
 
-    func contains(_ hash: ChangeHash) -> Bool { indexOf[hash] != nil }
+    func contains(_ hash: ChangeHash) -> Bool { index(of: hash) != nil }
 
-    func index(of hash: ChangeHash) -> Int? { indexOf[hash] }
+    func index(of hash: ChangeHash) -> Int? {
+        records.withUnsafeBufferPointer { records in index.position(of: hash) { records[$0].hash } }
+    }
 
-    func record(_ hash: ChangeHash) -> ChangeRecord? { indexOf[hash].map { records[$0] } }
+    func record(_ hash: ChangeHash) -> ChangeRecord? { index(of: hash).map { records[$0] } }
+
+    /// The uncompressed change chunk of `record`.
+    func bytes(of record: ChangeRecord) -> ArraySlice<UInt8> { bytes[record.location, count: Int(record.byteCount)] }
+
+    /// The message of `record`.
+    func message(of record: ChangeRecord) -> String? {
+        guard record.messageByteCount != ChangeRecord.noMessage else { return nil }
+        let all = bytes[record.location, count: Int(record.byteCount) + Int(record.messageByteCount)]
+        return String(decoding: all.dropFirst(Int(record.byteCount)), as: UTF8.self)
+    }
+
+    /// The extra bytes of `record` (the bytes after its columns).
+    func extraBytes(of record: ChangeRecord) -> ArraySlice<UInt8> {
+        let skipped = Int(record.byteCount) + (record.messageByteCount == ChangeRecord.noMessage ? 0 : Int(record.messageByteCount))
+        return bytes[record.location, count: skipped + Int(record.extraByteCount)].dropFirst(skipped)
+    }
+
+    /// The record indices of `record`'s dependencies.
+    func dependencyIndices(of record: ChangeRecord) -> LazyMapSequence<ArraySlice<UInt32>, Int> {
+        let start = Int(record.dependencyStart)
+        return dependencyList[start..<start + Int(record.dependencyCount)].lazy.map(Int.init)
+    }
+
+    /// The change chunks of the records at `indices`, end to end.
+    func concatenatedBytes(of indices: [Int]) -> [UInt8] {
+        var concatenated: [UInt8] = []
+        concatenated.reserveCapacity(indices.reduce(0) { $0 + Int(records[$1].byteCount) })
+        for index in indices { concatenated.append(contentsOf: bytes(of: records[index])) }
+        return concatenated
+    }
 
     /// The hashes of `record`'s dependencies, sorted bytewise.
-    func dependencies(of record: ChangeRecord) -> [ChangeHash] { record.dependencyIndices.map { records[$0].hash }.sorted() }
+    func dependencies(of record: ChangeRecord) -> [ChangeHash] { dependencyIndices(of: record).map { records[$0].hash }.sorted() }
+
+    /// The heap bytes of the records and what they keep here.
+    var byteCount: Int {
+        records.capacity * MemoryLayout<ChangeRecord>.stride + index.byteCount + bytes.byteCount
+            + dependencyList.capacity * MemoryLayout<UInt32>.stride
+    }
 
     /// The last sequence number of `actor` (0 if none).
     func lastSequence(of actor: UInt32) -> UInt64 { Int(actor) < byActor.count ? UInt64(byActor[Int(actor)].count) : 0 }
@@ -41,16 +84,36 @@ struct ChangeGraph: Sendable {
         let total = records.count + count
         let capacity = total + total / 8 + 16
         records.reserveCapacity(capacity)
-        indexOf.reserveCapacity(capacity)
+        dependencyList.reserveCapacity(dependencyList.count + count + count / 8 + 16)
+        records.withUnsafeBufferPointer { records in index.reserveCapacity(capacity) { records[$0].hash } }
     }
 
     /// Adds a change whose dependencies are all present.
-    /// (Consumed, so that it moves into the history rather than being
-    /// copied, its five arrays and strings retained and released.)
-    mutating func add(_ record: consuming ChangeRecord) {
-        for dependency in record.dependencyIndices { heads.remove(records[dependency].hash) }
-        heads.insert(record.hash)
-        append(record)
+    mutating func add(_ entry: borrowing ChangeEntry) {
+        assert(entry.dependencyIndices.allSatisfy { $0 < records.count }, "dependencies must be applied first")
+        for dependency in entry.dependencyIndices { heads.remove(records[dependency].hash) }
+        heads.insert(entry.hash)
+        let record = Self.record(of: entry, into: &bytes, dependencyList: &dependencyList)
+        records.withUnsafeBufferPointer { records in index.append(record.hash) { records[$0].hash } }
+        Self.note(records.count, by: record.actor, in: &byActor)
+        records.append(record)
+    }
+
+    /// `entry` as a record, its variable parts added to `bytes` and `dependencyList`.
+    private static func record(
+        of entry: borrowing ChangeEntry, into bytes: inout ChangeByteStore, dependencyList: inout [UInt32]
+    ) -> ChangeRecord {
+        let dependencyStart = dependencyList.count
+        precondition(dependencyStart + entry.dependencyIndices.count <= Int(UInt32.max), "history full")
+        for dependency in entry.dependencyIndices { dependencyList.append(UInt32(dependency)) }
+        let messageByteCount = entry.message.map { UInt32($0.utf8.count) } ?? ChangeRecord.noMessage
+        return ChangeRecord(
+            hash: entry.hash, actor: entry.actor,
+            location: bytes.append(entry.bytes, message: entry.message, extraBytes: entry.extraBytes),
+            byteCount: UInt32(entry.bytes.count), messageByteCount: messageByteCount,
+            extraByteCount: UInt32(entry.extraBytes.count),
+            dependencyStart: UInt32(dependencyStart), dependencyCount: UInt32(entry.dependencyIndices.count),
+            sequence: entry.sequence, startOp: entry.startOp, maxOp: entry.maxOp, time: entry.time)
     }
 
     /// Adds the changes of a document being loaded to an empty history:
@@ -60,15 +123,18 @@ struct ChangeGraph: Sendable {
     /// records go in, and takes its heads as given: kept change by change,
     /// they cost two hash-set operations per change.
     mutating func addLoaded(
-        count: Int, hash: (Int) -> ChangeHash, heads loadedHeads: some Sequence<ChangeHash>, record: (Int) -> ChangeRecord
+        count: Int, hash: (Int) -> ChangeHash, heads loadedHeads: some Sequence<ChangeHash>, entry: (Int) -> ChangeEntry
     ) {
         precondition(records.isEmpty, "a loaded document's history starts empty")
-        var index = indexOf, added = records, actors = byActor
-        (indexOf, records, byActor) = ([:], [], [])
-        func fillIndex() { for position in 0..<count { index[hash(position)] = position } }
+        var loadedIndex = index, added = records, actors = byActor, store = bytes, list = dependencyList
+        (index, records, byActor, bytes, dependencyList) = (ChangeHashIndex(), [], [], ChangeByteStore(), [])
+        func fillIndex() {
+            loadedIndex.reserveCapacity(count, hashAt: hash)
+            for position in 0..<count { loadedIndex.append(hash(position), hashAt: hash) }
+        }
         func fillRecords() {
             for position in 0..<count {
-                let record = record(position)
+                let record = Self.record(of: entry(position), into: &store, dependencyList: &list)
                 Self.note(position, by: record.actor, in: &actors)
                 added.append(record)
             }
@@ -79,11 +145,11 @@ struct ChangeGraph: Sendable {
             fillIndex()
             fillRecords()
         }
-        (indexOf, records, byActor) = (index, added, actors)
+        (index, records, byActor, bytes, dependencyList) = (loadedIndex, added, actors, store, list)
         heads = Set(loadedHeads)
         assert(heads == Set(records.indices.filter { !dependedOn[$0] }.map { records[$0].hash }),
                "the loaded heads are the changes no other change depends on")
-        assert(records.indices.allSatisfy { indexOf[records[$0].hash] == $0 }, "hash(i) is record(i)'s hash")
+        assert(records.indices.allSatisfy { index(of: records[$0].hash) == $0 }, "hash(i) is record(i)'s hash")
     }
 
     /// From how many changes a load builds its hash index on a second core.
@@ -92,15 +158,8 @@ struct ChangeGraph: Sendable {
     /// For each record, whether another record depends on it (debug checks).
     private var dependedOn: [Bool] {
         var dependedOn = [Bool](repeating: false, count: records.count)
-        for record in records { for index in record.dependencyIndices { dependedOn[index] = true } }
+        for dependency in dependencyList { dependedOn[Int(dependency)] = true }
         return dependedOn
-    }
-
-    private mutating func append(_ record: consuming ChangeRecord) {
-        assert(record.dependencyIndices.allSatisfy { $0 < records.count }, "dependencies must be applied first")
-        indexOf[record.hash] = records.count
-        Self.note(records.count, by: record.actor, in: &byActor)
-        records.append(record)
     }
 
     /// Adds record index `position` to `actor`'s changes in `byActor`.
@@ -112,11 +171,11 @@ struct ChangeGraph: Sendable {
     /// Record indices of every change reachable from `hashes` (inclusive).
     func ancestors(of hashes: some Sequence<ChangeHash>) -> [Bool] {
         var seen = [Bool](repeating: false, count: records.count)
-        var stack = hashes.compactMap { indexOf[$0] }
+        var stack = hashes.compactMap { index(of: $0) }
         while let index = stack.popLast() {
             if seen[index] { continue }
             seen[index] = true
-            stack.append(contentsOf: records[index].dependencyIndices)
+            stack.append(contentsOf: dependencyIndices(of: records[index]))
         }
         return seen
     }
@@ -133,12 +192,7 @@ struct ChangeGraph: Sendable {
 
     /// Hashes in `heads` this graph does not have.
     func missing(_ heads: some Sequence<ChangeHash>) -> [ChangeHash] {
-        heads.filter { indexOf[$0] == nil }.sorted()
-    }
-
-    /// Changes not reachable from `heads`, in graph order.
-    func records(notReachableFrom heads: some Sequence<ChangeHash>) -> [ChangeRecord] {
-        indices(notReachableFrom: heads).map { records[$0] }
+        heads.filter { index(of: $0) == nil }.sorted()
     }
 
     /// Record indices of the changes not reachable from `heads` (hashes the
@@ -153,7 +207,7 @@ struct ChangeGraph: Sendable {
     /// record is reached every change that could mark it reachable from
     /// `heads` has been visited.
     func indices(notReachableFrom heads: some Sequence<ChangeHash>) -> [Int] {
-        let known = Set(heads.compactMap { indexOf[$0] })
+        let known = Set(heads.compactMap { index(of: $0) })
         if known.isEmpty { return Array(records.indices) }
         var reachableFromHeads: [Int: Bool] = [:]
         var queue = Heap<Int>()
@@ -172,7 +226,7 @@ struct ChangeGraph: Sendable {
             }
         }
         for index in known { visit(index, reachable: true) }
-        for head in self.heads { visit(indexOf[head]!, reachable: false) }
+        for head in self.heads { visit(index(of: head)!, reachable: false) }
         var result: [Int] = []
         while unreachableQueued > 0, let index = queue.popMax() {
             let reachable = reachableFromHeads[index]!
@@ -180,7 +234,7 @@ struct ChangeGraph: Sendable {
                 result.append(index)
                 unreachableQueued -= 1
             }
-            for dependency in records[index].dependencyIndices {
+            for dependency in dependencyIndices(of: records[index]) {
                 assert(dependency < index, "records are in causal order")
                 visit(dependency, reachable: reachable)
             }
@@ -192,12 +246,12 @@ struct ChangeGraph: Sendable {
     func removeAncestors(of heads: some Sequence<ChangeHash>, from hashes: inout Set<ChangeHash>) {
         guard !hashes.isEmpty else { return }
         var seen = [Bool](repeating: false, count: records.count)
-        var stack = heads.compactMap { indexOf[$0] }
+        var stack = heads.compactMap { index(of: $0) }
         while let index = stack.popLast(), !hashes.isEmpty {
             if seen[index] { continue }
             seen[index] = true
             hashes.remove(records[index].hash)
-            stack.append(contentsOf: records[index].dependencyIndices)
+            stack.append(contentsOf: dependencyIndices(of: records[index]))
         }
     }
 }

@@ -58,14 +58,14 @@ extension DocumentState {
         }
 
         /// `records` as V2's one concatenated entry if the peer reads V2, else one V1 entry each.
-        init(_ records: [ChangeRecord], for peer: PeerSyncState) {
+        init(_ records: [ChangeRecord], of history: ChangeGraph, for peer: PeerSyncState) {
             self.init(for: peer)
             hashes = records.map(\.hash)
             guard !records.isEmpty else { return }
             if version == .v2 {
-                chunks = [records.reduce(into: [UInt8]()) { $0.append(contentsOf: $1.bytes) }]
+                chunks = [records.reduce(into: [UInt8]()) { $0.append(contentsOf: history.bytes(of: $1)) }]
             } else {
-                chunks = records.map(\.bytes)
+                chunks = records.map { Array(history.bytes(of: $0)) }
             }
         }
 
@@ -87,7 +87,7 @@ extension DocumentState {
         if peer.shouldSendWholeDocument { return wholeDocument() }
         let hashes = hashesToSend(have: theirHave, need: theirNeed).filter { !peer.sentHashes.contains($0) }
         if hashes.count > history.count / 3 && peer.supportsV2Messages { return wholeDocument() }
-        return OutgoingChanges(hashes.compactMap { history.record($0) }, for: peer)
+        return OutgoingChanges(hashes.compactMap { history.record($0) }, of: history, for: peer)
     }
 
     /// The document chunk alone, deflated for size (a first sync's bytes
@@ -113,7 +113,7 @@ extension DocumentState {
         var send = Set<Int>()
         var dependents: [Int: [Int]] = [:]
         for index in candidates {
-            for dependency in history.records[index].dependencyIndices { dependents[dependency, default: []].append(index) }
+            for dependency in history.dependencyIndices(of: history.records[index]) { dependents[dependency, default: []].append(index) }
             let hash = history.records[index].hash
             if !have.contains(where: { $0.bloom.contains(hash) }) { send.insert(index) }
         }

@@ -124,7 +124,7 @@ extension AtomicFailureTests {
     /// A peer of `f`'s committed history (its pending edits left out) with
     /// two new changes of its own, then `last`.
     static func peer(of f: EditedDocument, then last: (Document) throws -> Void) throws -> Document {
-        let other = try Document(Data(f.doc.locked { $0.history.records.flatMap(\.bytes) }))
+        let other = try Document(Data(f.doc.locked { $0.history.concatenatedBytes(of: Array($0.history.records.indices)) }))
         other.actor = actorId(0x07)
         try other.put(obj: .ROOT, key: "o1", value: .Int(1))
         other.commitChange()

@@ -26,7 +26,7 @@ struct ChangeGraphTests {
         var graph = ChangeGraph()
         for (index, offsets) in dependencyOffsets.enumerated() {
             let dependencies = Set(offsets.filter { $0 <= index }.map { index - $0 }).sorted()
-            graph.add(ChangeRecord(
+            graph.add(ChangeEntry(
                 hash: hash(index), actor: 0, sequence: UInt64(index + 1), startOp: 1, maxOp: 0, time: 0, message: nil,
                 dependencyIndices: dependencies, extraBytes: [], bytes: []))
         }
@@ -52,5 +52,70 @@ struct ChangeGraphTests {
         #expect(graph.indices(notReachableFrom: []) == [0, 1, 2, 3, 4])
         #expect(graph.indices(notReachableFrom: [Self.hash(99)]) == [0, 1, 2, 3, 4])
         #expect(graph.indices(notReachableFrom: [Self.hash(1)]) == [2, 3, 4])
+    }
+
+    /// A change whose bytes, message and extra bytes tell its index.
+    static func entry(_ index: Int, dependencies: [Int]) -> ChangeEntry {
+        ChangeEntry(
+            hash: hash(index), actor: UInt32(index % 3), sequence: UInt64(index / 3 + 1), startOp: UInt64(index),
+            maxOp: UInt64(index + 2), time: Int64(index) * 1000, message: index % 4 == 0 ? nil : "change \(index) ✓",
+            dependencyIndices: dependencies, extraBytes: index % 5 == 0 ? [UInt8(index & 0xFF)] : [],
+            bytes: (0..<(40 + index % 700)).map { UInt8(truncatingIfNeeded: $0 ^ index) })
+    }
+
+    /// What `entry(index)` stored, read back through the graph.
+    static func expectStored(_ graph: ChangeGraph, _ index: Int, dependencies: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
+        let expected = entry(index, dependencies: dependencies)
+        guard let position = graph.index(of: expected.hash) else {
+            Issue.record("change \(index) not found by its hash", sourceLocation: sourceLocation)
+            return
+        }
+        let record = graph.records[position]
+        #expect(position == index, sourceLocation: sourceLocation)
+        #expect(Array(graph.bytes(of: record)) == expected.bytes, sourceLocation: sourceLocation)
+        #expect(graph.message(of: record) == expected.message, sourceLocation: sourceLocation)
+        #expect(Array(graph.extraBytes(of: record)) == expected.extraBytes, sourceLocation: sourceLocation)
+        #expect(Array(graph.dependencyIndices(of: record)) == dependencies, sourceLocation: sourceLocation)
+        #expect((record.actor, record.sequence, record.startOp, record.maxOp, record.time)
+            == (expected.actor, expected.sequence, expected.startOp, expected.maxOp, expected.time), sourceLocation: sourceLocation)
+    }
+
+    @Test("a long history keeps every change's bytes, message, extra bytes and dependencies, across byte blocks")
+    func longHistoryKeepsEveryChange() {
+        // About 3,000 changes of 40 to 740 bytes: more than four 256 KiB blocks.
+        let count = 3000
+        var graph = ChangeGraph()
+        for index in 0..<count { graph.add(Self.entry(index, dependencies: index == 0 ? [] : [index - 1])) }
+        for index in 0..<count { Self.expectStored(graph, index, dependencies: index == 0 ? [] : [index - 1]) }
+        #expect(graph.index(of: Self.hash(count + 1)) == nil)
+        #expect(graph.heads == [Self.hash(count - 1)])
+    }
+
+    @Test("a loaded history reads as the same history added change by change")
+    func loadedHistoryMatchesAdded() {
+        let count = ChangeGraph.concurrentLoadThreshold + 100
+        let entries = (0..<count).map { Self.entry($0, dependencies: $0 == 0 ? [] : [$0 - 1]) }
+        var loaded = ChangeGraph()
+        loaded.addLoaded(count: count, hash: { entries[$0].hash }, heads: [entries[count - 1].hash]) { entries[$0] }
+        for index in stride(from: 0, to: count, by: 7) { Self.expectStored(loaded, index, dependencies: index == 0 ? [] : [index - 1]) }
+        // A change added after the load finds its dependency and joins the bytes.
+        loaded.add(Self.entry(count, dependencies: [count - 1]))
+        Self.expectStored(loaded, count, dependencies: [count - 1])
+        #expect(loaded.heads == [Self.hash(count)])
+    }
+
+    @Test("a copy of a history (a fork) and the original add changes without seeing each other's")
+    func copiesAreIndependent() {
+        var original = ChangeGraph()
+        for index in 0..<10 { original.add(Self.entry(index, dependencies: index == 0 ? [] : [index - 1])) }
+        var fork = original
+        original.add(Self.entry(10, dependencies: [9]))
+        fork.add(Self.entry(11, dependencies: [9]))
+        Self.expectStored(original, 10, dependencies: [9])
+        #expect(original.index(of: Self.hash(11)) == nil)
+        #expect(fork.index(of: Self.hash(10)) == nil)
+        let forked = fork.records[10]
+        #expect(Array(fork.bytes(of: forked)) == Self.entry(11, dependencies: [9]).bytes)
+        for index in 0..<10 { Self.expectStored(fork, index, dependencies: index == 0 ? [] : [index - 1]) }
     }
 }
