@@ -29,7 +29,7 @@ extension DocumentState {
         throws(AutomergeError) -> DocumentState
     {
         let state = try StorageBridge.load(bytes, actor: actor, encoding: encoding, ownBytes: ownBytes)
-        FreedHeap.release(afterLoading: bytes.count)
+        FreedMemory.returnToSystem(afterLoading: bytes.count)
         return state
     }
 }

@@ -68,9 +68,9 @@ enum StorageFile {
     /// Decodes every chunk as ``decode(_:verifyHeads:limits:)`` does and,
     /// when the file starts with a document chunk, also runs `build` on it.
     /// For a large document `build` runs beside the rebuild of its changes,
-    /// each on its own core (both only read the decoded rows), and the heap
-    /// the two freed is then returned to the system (see
-    /// ``FreedMemory/returnToSystem()``). Errors are those `decode` throws,
+    /// each on its own core (both only read the decoded rows); the document
+    /// load returns the heap they freed to the system (see
+    /// ``FreedMemory``). Errors are those `decode` throws,
     /// in the same order; `build`'s own error is returned, not thrown, for
     /// the caller to report after them.
     static func decode<Built>(
@@ -152,7 +152,6 @@ enum StorageFile {
             let (changes, built) = Concurrently.run({
                 Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads) }
             }, { build(.finished(document)) })
-            FreedMemory.returnToSystem()
             return (.document(document, changes: try changes.get()), built)
         }
         let feed = OpRowFeed()
@@ -167,7 +166,6 @@ enum StorageFile {
             feed.finish(.success(document))
             return Result { () throws(LoadError) in (document, try checkAndRebuild(document)) }
         }, { build(feed) })
-        FreedMemory.returnToSystem()
         let (document, changes) = try decoded.get()
         return (.document(document, changes: changes), built)
     }
