@@ -22,7 +22,7 @@ enum StorageBridge {
             for change in changes {
                 let stored: StoredChange
                 do { stored = try change.storedChange() } catch { throw .load(error) }
-                result.append(DecodedChange(stored: stored, hash: change.hash, bytes: change.encoded.bytes, isCanonical: true))
+                result.append(DecodedChange(stored: stored, hash: change.hash, bytes: Array(change.bytes), isCanonical: true))
             }
             return result
         case .change(let stored, let encoded):
@@ -70,24 +70,30 @@ enum StorageBridge {
             var authors = [UInt32]()
             authors.reserveCapacity(changes.count)
             var lastSequence = [UInt64](repeating: 0, count: actorIndices.count)
-            try changes.withUnsafeBufferPointer { changes throws(AutomergeError) in
-                for row in changes.indices {
-                    let actor = document.changes[row].actor
-                    guard let author = actorIndices[actor], changes[row].header.sequence == lastSequence[actor] + 1 else {
-                        throw .invalidChange("document change \(changes[row].hash) is out of order")
+            try changes.rows.withUnsafeBufferPointer { rows throws(AutomergeError) in
+                try document.changes.withUnsafeBufferPointer { metadata throws(AutomergeError) in
+                    for row in rows.indices {
+                        let actor = metadata[row].actor
+                        guard let author = actorIndices[actor], metadata[row].sequence == lastSequence[actor] + 1 else {
+                            throw .invalidChange("document change \(rows[row].hash) is out of order")
+                        }
+                        lastSequence[actor] += 1
+                        authors.append(author)
                     }
-                    lastSequence[actor] += 1
-                    authors.append(author)
-                }
-                state.history.addLoaded(
-                    count: changes.count, hash: { changes[$0].hash },
-                    heads: ChangeReconstruction.heads(of: changes, dependencyIndices: changes.lazy.map(\.dependencyRows))
-                ) { row in
-                    let change = changes[row], header = change.header
-                    return ChangeEntry(
-                        hash: change.hash, actor: authors[row], sequence: header.sequence, startOp: header.startOp,
-                        maxOp: change.maxOp, time: header.time, message: header.message,
-                        dependencyIndices: change.dependencyRows, extraBytes: header.extraBytes, bytes: change.encoded.bytes)
+                    let hashes = rows.map(\.hash)
+                    // The rebuild laid each change out as the history keeps it
+                    // (chunk, message, extra bytes): the history adopts its bytes.
+                    state.history.addLoaded(
+                        count: rows.count, hash: { rows[$0].hash },
+                        heads: ChangeReconstruction.heads(of: hashes, dependencyIndices: document.changes.lazy.map(\.dependencies)),
+                        bytes: changes.bytes
+                    ) { row in
+                        ChangeEntry(
+                            hash: rows[row].hash, actor: authors[row], sequence: metadata[row].sequence,
+                            startOp: rows[row].startOp, maxOp: rows[row].maxOp, time: metadata[row].time,
+                            message: metadata[row].changeMessage, dependencyIndices: metadata[row].dependencies,
+                            extraBytes: metadata[row].extraBytes, bytes: .stored(rows[row].location, byteCount: rows[row].byteCount))
+                    }
                 }
             }
             chunks = chunks.dropFirst()

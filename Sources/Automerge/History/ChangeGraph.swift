@@ -107,10 +107,16 @@ struct ChangeGraph: Sendable {
         precondition(dependencyStart + entry.dependencyIndices.count <= Int(UInt32.max), "history full")
         for dependency in entry.dependencyIndices { dependencyList.append(UInt32(dependency)) }
         let messageByteCount = entry.message.map { UInt32($0.utf8.count) } ?? ChangeRecord.noMessage
+        let location: ChangeByteStore.Location, byteCount: Int
+        switch entry.bytes {
+        case .chunk(let chunk):
+            (location, byteCount) = (bytes.append(chunk, message: entry.message, extraBytes: entry.extraBytes), chunk.count)
+        case .stored(let stored, let count):
+            (location, byteCount) = (stored, count)
+        }
         return ChangeRecord(
-            hash: entry.hash, actor: entry.actor,
-            location: bytes.append(entry.bytes, message: entry.message, extraBytes: entry.extraBytes),
-            byteCount: UInt32(entry.bytes.count), messageByteCount: messageByteCount,
+            hash: entry.hash, actor: entry.actor, location: location,
+            byteCount: UInt32(byteCount), messageByteCount: messageByteCount,
             extraByteCount: UInt32(entry.extraBytes.count),
             dependencyStart: UInt32(dependencyStart), dependencyCount: UInt32(entry.dependencyIndices.count),
             sequence: entry.sequence, startOp: entry.startOp, maxOp: entry.maxOp, time: entry.time)
@@ -118,15 +124,18 @@ struct ChangeGraph: Sendable {
 
     /// Adds the changes of a document being loaded to an empty history:
     /// `count` changes in order (each after its dependencies), change `i`
-    /// being `record(i)` with hash `hash(i)`, and the heads they make. A
+    /// being `entry(i)` with hash `hash(i)`, and the heads they make; the
+    /// history's bytes start as `bytes`, where entries given as
+    /// ``ChangeEntry/Bytes/stored(_:byteCount:)`` are. A
     /// long history builds its hash index on a second core while its
     /// records go in, and takes its heads as given: kept change by change,
     /// they cost two hash-set operations per change.
     mutating func addLoaded(
-        count: Int, hash: (Int) -> ChangeHash, heads loadedHeads: some Sequence<ChangeHash>, entry: (Int) -> ChangeEntry
+        count: Int, hash: (Int) -> ChangeHash, heads loadedHeads: some Sequence<ChangeHash>,
+        bytes loadedBytes: ChangeByteStore, entry: (Int) -> ChangeEntry
     ) {
         precondition(records.isEmpty, "a loaded document's history starts empty")
-        var loadedIndex = index, added = records, actors = byActor, store = bytes, list = dependencyList
+        var loadedIndex = index, added = records, actors = byActor, store = loadedBytes, list = dependencyList
         (index, records, byActor, bytes, dependencyList) = (ChangeHashIndex(), [], [], ChangeByteStore(), [])
         func fillIndex() {
             loadedIndex.reserveCapacity(count, hashAt: hash)

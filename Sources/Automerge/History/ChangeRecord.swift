@@ -46,5 +46,15 @@ struct ChangeEntry {
     let dependencyIndices: [Int]
     let extraBytes: [UInt8]
     /// The uncompressed change chunk.
-    let bytes: [UInt8]
+    let bytes: Bytes
+
+    /// Where a change's chunk is.
+    enum Bytes {
+        /// In this array: the history adds it, its message and its extra bytes to its store.
+        case chunk([UInt8])
+        /// Already in the history's store at `location`, followed by its
+        /// message and its extra bytes (a load's rebuilt changes, see
+        /// ``ChangeGraph/addLoaded(count:hash:heads:bytes:entry:)``).
+        case stored(ChangeByteStore.Location, byteCount: Int)
+    }
 }

@@ -6,18 +6,13 @@
 /// order.
 extension ChangeReconstruction {
     /// A run of changes encoded but for their dependencies: for change `i`
-    /// of the run, the other actors it mentions (document indices, bytewise
-    /// order) are `actors[actorStart[i]..<actorStart[i + 1]]`, and its
-    /// contents after the dependencies (see
+    /// of the run, its contents after the dependencies (see
     /// ``ChangeChunk/appendContentsAfterDependencies(author:sequence:startOp:time:message:otherActors:extraBytes:to:writeOpColumns:)``)
     /// are `contents[contentsStart[i]..<contentsStart[i + 1]]`.
     struct EncodedChangeContents {
-        var actorStart = [0]
-        var actors: [Int] = []
         var contentsStart = [0]
         var contents: [UInt8] = []
 
-        func actors(of change: Int) -> ArraySlice<Int> { actors[actorStart[change]..<actorStart[change + 1]] }
         func contentsAfterDependencies(of change: Int) -> ArraySlice<UInt8> {
             contents[contentsStart[change]..<contentsStart[change + 1]]
         }
@@ -58,7 +53,6 @@ extension ChangeReconstruction {
         func encode(_ range: Range<Int>) -> EncodedChangeContents {
             let actors = document.actors, actorCount = actors.count
             var result = EncodedChangeContents()
-            result.actorStart.reserveCapacity(range.count + 1)
             result.contentsStart.reserveCapacity(range.count + 1)
             var writer = OpColumnWriter(kind: .change)
             var data = [UInt8](), layout = [(spec: ColumnSpec, length: Int)]()
@@ -105,8 +99,6 @@ extension ChangeReconstruction {
                     }
                 }
                 result.contentsStart.append(result.contents.count)
-                result.actors.append(contentsOf: mentioned)
-                result.actorStart.append(result.actors.count)
             }
             return result
         }

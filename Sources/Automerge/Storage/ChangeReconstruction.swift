@@ -20,22 +20,58 @@
 ///
 /// The heads derived from the rebuilt hashes must equal the stored heads.
 
-/// A change rebuilt from a document: its header and its encoding. The ops
-/// go straight into the encoding; ``storedChange()`` decodes them again for
-/// the rare caller that needs them as values.
+/// The changes rebuilt from a document, in its change-row order: each
+/// change's chunk, message and extra bytes end to end in one byte store
+/// (laid out as a ``ChangeGraph`` keeps them, which adopts the store), so
+/// that a long history's rebuild does not hold a heap block per change.
+struct ReconstructedChanges: RandomAccessCollection, Sendable {
+    /// What a change needs beside its bytes.
+    struct Row: Sendable {
+        let hash: ChangeHash
+        let startOp: UInt64
+        /// The counter of the change's last op (startOp - 1 when it has none).
+        let maxOp: UInt64
+        /// Where the chunk starts in ``bytes``; its message's UTF-8 and its
+        /// extra bytes follow it.
+        let location: ChangeByteStore.Location
+        let byteCount: Int
+    }
+
+    private(set) var rows: [Row] = []
+    private(set) var bytes = ChangeByteStore()
+
+    var startIndex: Int { rows.startIndex }
+    var endIndex: Int { rows.endIndex }
+
+    subscript(index: Int) -> ReconstructedChange {
+        let row = rows[index]
+        return ReconstructedChange(hash: row.hash, startOp: row.startOp, maxOp: row.maxOp,
+                                   bytes: bytes[row.location, count: row.byteCount])
+    }
+
+    mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
+
+    /// Adds a change: its chunk, then its message and extra bytes.
+    mutating func append(_ encoded: EncodedChange, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
+        let location = bytes.append(encoded.bytes, message: message, extraBytes: extraBytes)
+        rows.append(Row(hash: encoded.hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: encoded.bytes.count))
+    }
+}
+
+/// A change rebuilt from a document: its hash, its op range and its chunk.
+/// ``storedChange()`` decodes the chunk for the rare caller that needs
+/// the ops as values.
 struct ReconstructedChange: Sendable {
-    let header: ChangeHeader
-    /// The change rows of the header's dependencies, in the same order
-    /// (each below this change's row).
-    let dependencyRows: [Int]
+    let hash: ChangeHash
+    let startOp: UInt64
     /// The counter of the change's last op (startOp - 1 when it has none).
     let maxOp: UInt64
-    let encoded: EncodedChange
-    var hash: ChangeHash { encoded.hash }
+    /// The uncompressed change chunk.
+    let bytes: ArraySlice<UInt8>
 
     /// The change with its ops.
     func storedChange() throws(LoadError) -> StoredChange {
-        try ChangeChunk.decode(try ChunkFraming.split(encoded.bytes)[0])
+        try ChangeChunk.decode(try ChunkFraming.split(Array(bytes))[0])
     }
 }
 
@@ -85,7 +121,7 @@ enum ChangeReconstruction {
 
     /// Rebuilds the changes of `document` in change-row order and checks that
     /// they produce the stored heads (unless `verifyHeads` is false).
-    static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> [ReconstructedChange] {
+    static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> ReconstructedChanges {
         var statistics = OpIdTable.Statistics()
         return try reconstruct(document, verifyHeads: verifyHeads, statistics: &statistics)
     }
@@ -94,7 +130,7 @@ enum ChangeReconstruction {
     /// id tables to `statistics` (for the tests that bound them).
     static func reconstruct(
         _ document: StoredDocument, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
-    ) throws(LoadError) -> [ReconstructedChange] {
+    ) throws(LoadError) -> ReconstructedChanges {
         try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
             try document.ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
                 try document.ops.valueBytes.withUnsafeBufferPointer { valueBytes throws(LoadError) in
@@ -111,7 +147,7 @@ enum ChangeReconstruction {
     private static func reconstruct(
         _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOpRows.Row>, groupIds: UnsafeBufferPointer<StoredOpId>,
         valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
-    ) throws(LoadError) -> [ReconstructedChange] {
+    ) throws(LoadError) -> ReconstructedChanges {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
         // Successor and predecessor positions are kept in 32 bits.
@@ -276,33 +312,25 @@ enum ChangeReconstruction {
         let (firstHalf, secondHalf) = middle < count
             ? Concurrently.runOnNewThread({ encoder.encode(0..<middle) }, { encoder.encode(middle..<count) })
             : (encoder.encode(0..<count), EncodedChangeContents())
-        var result = [ReconstructedChange]()
+        var result = ReconstructedChanges()
         result.reserveCapacity(count)
-        // The hashes apart, for the dependencies: reading one out of a
-        // change in `result` copied the change, retaining all it holds.
+        // The hashes in row order, for the dependencies and the heads.
         var hashes = [ChangeHash]()
         hashes.reserveCapacity(count)
         document.changes.withUnsafeBufferPointer { metadata in
             func rebuild(_ index: Int, from encoded: EncodedChangeContents, at local: Int) {
-                var changeActors = [document.actors[metadata[index].actor]]
-                for actor in encoded.actors(of: local) { changeActors.append(document.actors[actor]) }
-                let header = ChangeHeader(
-                    dependencies: metadata[index].dependencies.map { hashes[$0] }, actors: changeActors,
-                    sequence: metadata[index].sequence, startOp: startOps[index], time: metadata[index].time,
-                    message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
-                let change = ReconstructedChange(
-                    header: header, dependencyRows: metadata[index].dependencies, maxOp: metadata[index].maxOp,
-                    encoded: ChangeChunk.encode(dependencies: header.dependencies,
-                                                contentsAfterDependencies: encoded.contentsAfterDependencies(of: local)))
+                let change = ChangeChunk.encode(dependencies: metadata[index].dependencies.map { hashes[$0] },
+                                                contentsAfterDependencies: encoded.contentsAfterDependencies(of: local))
                 hashes.append(change.hash)
-                result.append(change)
+                result.append(change, startOp: startOps[index], maxOp: metadata[index].maxOp,
+                              message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
             }
             for index in 0..<middle { rebuild(index, from: firstHalf, at: index) }
             for index in middle..<count { rebuild(index, from: secondHalf, at: index - middle) }
         }
 
         if verifyHeads {
-            let computed = heads(of: result, dependencyIndices: document.changes.lazy.map(\.dependencies))
+            let computed = heads(of: hashes, dependencyIndices: document.changes.lazy.map(\.dependencies))
             let stored = document.heads.sorted()
             guard computed == stored else { throw .headsMismatch(stored: stored, computed: computed) }
         }
@@ -314,13 +342,11 @@ enum ChangeReconstruction {
     /// earlier changes: found by marking, without hashing every change. (A
     /// change listed twice would count as two here; such a document fails
     /// its load anyway, on the repeated sequence number.)
-    static func heads<Changes: RandomAccessCollection<ReconstructedChange>>(
-        of changes: Changes, dependencyIndices: some Sequence<[Int]>
-    ) -> [ChangeHash] where Changes.Index == Int {
-        var dependedOn = [Bool](repeating: false, count: changes.count)
+    static func heads(of hashes: [ChangeHash], dependencyIndices: some Sequence<[Int]>) -> [ChangeHash] {
+        var dependedOn = [Bool](repeating: false, count: hashes.count)
         for dependencies in dependencyIndices {
             for index in dependencies { dependedOn[index] = true }
         }
-        return changes.indices.filter { !dependedOn[$0] }.map { changes[$0].hash }.sorted()
+        return hashes.indices.filter { !dependedOn[$0] }.map { hashes[$0] }.sorted()
     }
 }

@@ -9,7 +9,7 @@
 /// One decoded chunk of a file.
 enum DecodedChunk: Sendable {
     /// A document chunk, with the changes it was built from in change-row order.
-    case document(StoredDocument, changes: [ReconstructedChange])
+    case document(StoredDocument, changes: ReconstructedChanges)
     /// A change chunk (compressed or not), with its uncompressed encoding.
     case change(StoredChange, encoded: EncodedChange)
 
@@ -137,7 +137,7 @@ enum StorageFile {
             defer { sections = nil }
             return try DocumentChunk.decode(sections!, feed: feed)
         }
-        func checkAndRebuild(_ document: StoredDocument) throws(LoadError) -> [ReconstructedChange] {
+        func checkAndRebuild(_ document: StoredDocument) throws(LoadError) -> ReconstructedChanges {
             try MarkOrderValidation.validate(document)
             return try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads)
         }
@@ -155,7 +155,7 @@ enum StorageFile {
             return (.document(document, changes: try changes.get()), built)
         }
         let feed = OpRowFeed()
-        let (decoded, built) = Concurrently.run({ () -> Result<(StoredDocument, [ReconstructedChange]), LoadError> in
+        let (decoded, built) = Concurrently.run({ () -> Result<(StoredDocument, ReconstructedChanges), LoadError> in
             let document: StoredDocument
             do throws(LoadError) {
                 document = try decode(feeding: feed)

@@ -28,7 +28,7 @@ struct ChangeGraphTests {
             let dependencies = Set(offsets.filter { $0 <= index }.map { index - $0 }).sorted()
             graph.add(ChangeEntry(
                 hash: hash(index), actor: 0, sequence: UInt64(index + 1), startOp: 1, maxOp: 0, time: 0, message: nil,
-                dependencyIndices: dependencies, extraBytes: [], bytes: []))
+                dependencyIndices: dependencies, extraBytes: [], bytes: .chunk([])))
         }
         return graph
     }
@@ -60,8 +60,11 @@ struct ChangeGraphTests {
             hash: hash(index), actor: UInt32(index % 3), sequence: UInt64(index / 3 + 1), startOp: UInt64(index),
             maxOp: UInt64(index + 2), time: Int64(index) * 1000, message: index % 4 == 0 ? nil : "change \(index) ✓",
             dependencyIndices: dependencies, extraBytes: index % 5 == 0 ? [UInt8(index & 0xFF)] : [],
-            bytes: (0..<(40 + index % 700)).map { UInt8(truncatingIfNeeded: $0 ^ index) })
+            bytes: .chunk(chunk(index)))
     }
+
+    /// The bytes standing for change `index`'s chunk: 40 to 740 of them.
+    static func chunk(_ index: Int) -> [UInt8] { (0..<(40 + index % 700)).map { UInt8(truncatingIfNeeded: $0 ^ index) } }
 
     /// What `entry(index)` stored, read back through the graph.
     static func expectStored(_ graph: ChangeGraph, _ index: Int, dependencies: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -72,7 +75,7 @@ struct ChangeGraphTests {
         }
         let record = graph.records[position]
         #expect(position == index, sourceLocation: sourceLocation)
-        #expect(Array(graph.bytes(of: record)) == expected.bytes, sourceLocation: sourceLocation)
+        #expect(Array(graph.bytes(of: record)) == chunk(index), sourceLocation: sourceLocation)
         #expect(graph.message(of: record) == expected.message, sourceLocation: sourceLocation)
         #expect(Array(graph.extraBytes(of: record)) == expected.extraBytes, sourceLocation: sourceLocation)
         #expect(Array(graph.dependencyIndices(of: record)) == dependencies, sourceLocation: sourceLocation)
@@ -94,9 +97,18 @@ struct ChangeGraphTests {
     @Test("a loaded history reads as the same history added change by change")
     func loadedHistoryMatchesAdded() {
         let count = ChangeGraph.concurrentLoadThreshold + 100
-        let entries = (0..<count).map { Self.entry($0, dependencies: $0 == 0 ? [] : [$0 - 1]) }
+        // As a load's rebuild lays them out: chunk, message, extra bytes.
+        var store = ChangeByteStore()
+        let entries = (0..<count).map { index in
+            let entry = Self.entry(index, dependencies: index == 0 ? [] : [index - 1])
+            let location = store.append(Self.chunk(index), message: entry.message, extraBytes: entry.extraBytes)
+            return ChangeEntry(
+                hash: entry.hash, actor: entry.actor, sequence: entry.sequence, startOp: entry.startOp, maxOp: entry.maxOp,
+                time: entry.time, message: entry.message, dependencyIndices: entry.dependencyIndices,
+                extraBytes: entry.extraBytes, bytes: .stored(location, byteCount: Self.chunk(index).count))
+        }
         var loaded = ChangeGraph()
-        loaded.addLoaded(count: count, hash: { entries[$0].hash }, heads: [entries[count - 1].hash]) { entries[$0] }
+        loaded.addLoaded(count: count, hash: { entries[$0].hash }, heads: [entries[count - 1].hash], bytes: store) { entries[$0] }
         for index in stride(from: 0, to: count, by: 7) { Self.expectStored(loaded, index, dependencies: index == 0 ? [] : [index - 1]) }
         // A change added after the load finds its dependency and joins the bytes.
         loaded.add(Self.entry(count, dependencies: [count - 1]))
@@ -115,7 +127,7 @@ struct ChangeGraphTests {
         #expect(original.index(of: Self.hash(11)) == nil)
         #expect(fork.index(of: Self.hash(10)) == nil)
         let forked = fork.records[10]
-        #expect(Array(fork.bytes(of: forked)) == Self.entry(11, dependencies: [9]).bytes)
+        #expect(Array(fork.bytes(of: forked)) == Self.chunk(11))
         for index in 0..<10 { Self.expectStored(fork, index, dependencies: index == 0 ? [] : [index - 1]) }
     }
 }
