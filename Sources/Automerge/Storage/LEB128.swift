@@ -157,20 +157,14 @@ extension LEB128 {
         }
     }
 
-    /// Reads a signed number this process wrote itself (see ``readTrusted(_:at:)``).
+    /// Reads a signed number this process wrote itself (see ``readTrusted(_:at:)``):
+    /// the same bits, sign-extended from the last byte's sign bit.
     @inline(__always)
     static func readTrustedSigned(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> Int64 {
-        var result: Int64 = 0
-        var shift: Int64 = 0
-        while true {
-            let byte = bytes[cursor]
-            cursor += 1
-            result |= Int64(byte & 0x7F) << shift
-            shift += 7
-            if byte & 0x80 == 0 {
-                if shift < 64 && byte & 0x40 != 0 { result |= -1 << shift }
-                return result
-            }
-        }
+        let start = cursor
+        var result = Int64(bitPattern: readTrusted(bytes, at: &cursor))
+        let shift = 7 * (cursor - start)
+        if shift < 64 && bytes[cursor - 1] & 0x40 != 0 { result |= -1 << shift }
+        return result
     }
 }
