@@ -80,12 +80,11 @@ enum StorageBridge {
                         lastSequence[actor] += 1
                         authors.append(author)
                     }
-                    let hashes = rows.map(\.hash)
                     // The rebuild laid each change out as the history keeps it
                     // (chunk, message, extra bytes): the history adopts its bytes.
                     state.history.addLoaded(
                         count: rows.count, hash: { rows[$0].hash },
-                        heads: ChangeReconstruction.heads(of: hashes, dependencyIndices: document.changes.lazy.map(\.dependencies)),
+                        heads: changes.heads,
                         bytes: changes.bytes
                     ) { row in
                         ChangeEntry(

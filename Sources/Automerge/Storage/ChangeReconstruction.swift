@@ -39,6 +39,9 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
 
     private(set) var rows: [Row] = []
     private(set) var bytes = ChangeByteStore()
+    /// The changes no other change depends on, sorted (those the document
+    /// stores, once the rebuild has checked them).
+    fileprivate(set) var heads: [ChangeHash] = []
 
     var startIndex: Int { rows.startIndex }
     var endIndex: Int { rows.endIndex }
@@ -329,10 +332,10 @@ enum ChangeReconstruction {
             for index in middle..<count { rebuild(index, from: secondHalf, at: index - middle) }
         }
 
+        result.heads = heads(of: hashes, dependencyIndices: document.changes.lazy.map(\.dependencies))
         if verifyHeads {
-            let computed = heads(of: hashes, dependencyIndices: document.changes.lazy.map(\.dependencies))
             let stored = document.heads.sorted()
-            guard computed == stored else { throw .headsMismatch(stored: stored, computed: computed) }
+            guard result.heads == stored else { throw .headsMismatch(stored: stored, computed: result.heads) }
         }
         return result
     }
@@ -342,7 +345,7 @@ enum ChangeReconstruction {
     /// earlier changes: found by marking, without hashing every change. (A
     /// change listed twice would count as two here; such a document fails
     /// its load anyway, on the repeated sequence number.)
-    static func heads(of hashes: [ChangeHash], dependencyIndices: some Sequence<[Int]>) -> [ChangeHash] {
+    private static func heads(of hashes: [ChangeHash], dependencyIndices: some Sequence<[Int]>) -> [ChangeHash] {
         var dependedOn = [Bool](repeating: false, count: hashes.count)
         for dependencies in dependencyIndices {
             for index in dependencies { dependedOn[index] = true }
