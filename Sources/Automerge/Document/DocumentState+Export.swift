@@ -34,11 +34,14 @@ extension DocumentState {
         var docIndex = [Int](repeating: 0, count: ops.actors.count)
         for (position, actor) in sortedAuthors.enumerated() { docIndex[Int(actor)] = position }
 
-        let changes = history.records.map { [docIndex, history] record in
-            StoredChangeMetadata(actor: docIndex[Int(record.actor)], sequence: record.sequence, maxOp: record.maxOp,
-                                 time: record.time, message: history.message(of: record),
-                                 dependencies: Array(history.dependencyIndices(of: record)),
-                                 extraBytes: Array(history.extraBytes(of: record)))
+        func encodeChangeColumns() -> [(ColumnSpec, [UInt8])] {
+            var columns = DocumentChangeColumns.Writer()
+            for record in history.records {
+                columns.append(actor: docIndex[Int(record.actor)], sequence: record.sequence, maxOp: record.maxOp,
+                               time: record.time, message: history.message(of: record),
+                               dependencies: history.dependencyIndices(of: record), extraBytes: history.extraBytes(of: record))
+            }
+            return columns.finish()
         }
         let objects = ops.objectIds.sorted(by: { ops.actors.precedes($0, $1) })
         let encodedChanges: [(ColumnSpec, [UInt8])]
@@ -48,9 +51,9 @@ extension DocumentState {
             // long as its op rows (a change's metadata costs about two ops'
             // rows), so one core each.
             (encodedChanges, writer) = Concurrently.run(
-                { DocumentChangeColumns.encode(changes) }, { encodeOpRows(of: objects, docIndex: docIndex, half: .all) })
+                encodeChangeColumns, { encodeOpRows(of: objects, docIndex: docIndex, half: .all) })
         } else {
-            encodedChanges = DocumentChangeColumns.encode(changes)
+            encodedChanges = encodeChangeColumns()
             if ops.maxOp >= Self.concurrentSaveThreshold {
                 let cut = RowCut.halving(objects, of: ops)
                 var second: OpColumnWriter

@@ -17,26 +17,51 @@ enum DocumentChangeColumns {
     // MARK: Encoding
 
     static func encode(_ rows: [StoredChangeMetadata]) -> [(ColumnSpec, [UInt8])] {
-        var actor = RLEEncoder<UInt64>()
-        var seq = DeltaEncoder(), maxOp = DeltaEncoder(), time = DeltaEncoder()
-        var message = RLEEncoder<String>()
-        var depCount = RLEEncoder<UInt64>(), deps = DeltaEncoder()
+        var writer = Writer()
         for row in rows {
-            actor.appendValue(UInt64(row.actor))
-            seq.append(Int64(truncatingIfNeeded: row.sequence))
-            maxOp.append(Int64(truncatingIfNeeded: row.maxOp))
-            time.append(row.time)
-            message.append(row.message)
-            depCount.appendValue(UInt64(row.dependencies.count))
-            for dep in row.dependencies { deps.append(Int64(dep)) }
+            writer.append(actor: row.actor, sequence: row.sequence, maxOp: row.maxOp, time: row.time,
+                          message: row.message, dependencies: row.dependencies, extraBytes: row.extraBytes)
         }
-        let extra = ValueColumn.encodeExtraBytes(rows.lazy.map(\.extraBytes))
-        return [
-            (.changeActor, actor.finish()), (.changeSeq, seq.finish()), (.changeMaxOp, maxOp.finish()),
-            (.changeTime, time.finish()), (.changeMessage, message.finish()),
-            (.changeDepsGroup, depCount.finish()), (.changeDeps, deps.finish()),
-            (.changeExtraMeta, extra.meta), (.changeExtra, extra.raw),
-        ]
+        return writer.finish()
+    }
+
+    /// The change columns written row by row, for a caller whose rows are
+    /// not ``StoredChangeMetadata`` values (a document's history: building
+    /// them cost an array per change).
+    struct Writer {
+        private var actor = RLEEncoder<UInt64>()
+        private var seq = DeltaEncoder(), maxOp = DeltaEncoder(), time = DeltaEncoder()
+        private var message = RLEEncoder<String>()
+        private var depCount = RLEEncoder<UInt64>(), deps = DeltaEncoder()
+        /// The extra bytes as Rust writes them: every row typed as bytes, so
+        /// a row without extra bytes is the metadata value 7.
+        private var extraMeta = RLEEncoder<UInt64>(), extraRaw: [UInt8] = []
+
+        /// Adds a change's row; `dependencies` are row indices of earlier changes.
+        mutating func append(
+            actor: Int, sequence: UInt64, maxOp: UInt64, time: Int64, message: String?,
+            dependencies: some Collection<Int>, extraBytes: some Collection<UInt8>
+        ) {
+            self.actor.appendValue(UInt64(actor))
+            seq.append(Int64(truncatingIfNeeded: sequence))
+            self.maxOp.append(Int64(truncatingIfNeeded: maxOp))
+            self.time.append(time)
+            self.message.append(message)
+            depCount.appendValue(UInt64(dependencies.count))
+            for dependency in dependencies { deps.append(Int64(dependency)) }
+            extraMeta.appendValue(UInt64(extraBytes.count) << 4 | ValueColumn.TypeCode.bytes)
+            extraRaw.append(contentsOf: extraBytes)
+        }
+
+        /// The columns, in the order a document chunk lists them.
+        mutating func finish() -> [(ColumnSpec, [UInt8])] {
+            [
+                (.changeActor, actor.finish()), (.changeSeq, seq.finish()), (.changeMaxOp, maxOp.finish()),
+                (.changeTime, time.finish()), (.changeMessage, message.finish()),
+                (.changeDepsGroup, depCount.finish()), (.changeDeps, deps.finish()),
+                (.changeExtraMeta, extraMeta.finish()), (.changeExtra, extraRaw),
+            ]
+        }
     }
 
     // MARK: Decoding

@@ -179,18 +179,6 @@ enum ValueColumn {
         }
         return result
     }
-
-    /// Encodes extra bytes as Rust does: every row typed as bytes, so a row
-    /// without extra bytes is the metadata value 7.
-    static func encodeExtraBytes<S: Sequence>(_ rows: S) -> (meta: [UInt8], raw: [UInt8]) where S.Element == [UInt8] {
-        var meta = RLEEncoder<UInt64>()
-        var raw = [UInt8]()
-        for bytes in rows {
-            meta.appendValue(UInt64(bytes.count) << 4 | TypeCode.bytes)
-            raw.append(contentsOf: bytes)
-        }
-        return (meta.finish(), raw)
-    }
 }
 
 /// Reads a value column (metadata and raw bytes) one value at a time.
