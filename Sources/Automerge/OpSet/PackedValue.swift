@@ -53,18 +53,13 @@ enum PackedValue {
 
     /// Reads the value at `cursor`, advancing it past the value.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) -> Primitive {
-        let first = bytes[cursor]
-        if first < 0x80 {
-            cursor += 1
-            return .string(String(Unicode.Scalar(first)))
+        if let scalar = scalarUTF8(bytes, at: cursor) {
+            cursor += scalar.count
+            return .string(String(decoding: scalar, as: UTF8.self))
         }
-        if first >= 0xC0 {
-            let length = scalarLength(leading: first)
-            defer { cursor += length }
-            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[cursor..<cursor + length]), as: UTF8.self))
-        }
+        let tag = Tag(rawValue: bytes[cursor])!
         cursor += 1
-        switch Tag(rawValue: first)! {
+        switch tag {
         case .null: return .null
         case .falseValue: return .bool(false)
         case .trueValue: return .bool(true)
@@ -99,11 +94,13 @@ enum PackedValue {
 
     /// Moves `cursor` past the value there.
     static func skip(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
-        let first = bytes[cursor]
-        if first < 0x80 { cursor += 1; return }
-        if first >= 0xC0 { cursor += scalarLength(leading: first); return }
+        if let scalar = scalarUTF8(bytes, at: cursor) {
+            cursor += scalar.count
+            return
+        }
+        let tag = Tag(rawValue: bytes[cursor])!
         cursor += 1
-        switch Tag(rawValue: first)! {
+        switch tag {
         case .null, .falseValue, .trueValue: break
         case .uint, .int, .counter, .timestamp: _ = LEB128.readTrusted(bytes, at: &cursor)
         case .f64: cursor += 8
