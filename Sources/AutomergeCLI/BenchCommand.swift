@@ -125,14 +125,22 @@ struct SaveBench: ParsableCommand {
 /// Resident memory of a fresh process after loading a document: what a
 /// document costs, free of whatever earlier benchmarks left in the heap;
 /// with `--rust`, beside Rust 0.11's op store for the same file.
+///
+/// The budget compares the anonymous (heap) growth: what the document
+/// holds. The file pages a load touches (the library's code, about 3 MB
+/// here against 1 MB for Rust's program) are shown beside it; they are
+/// paid once per process, not per document (docs/decisions.md, "Memory
+/// of a loaded document").
 struct MemoryBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",
         abstract: "Resident memory after a load in a fresh process (automerge-memory-probe), per document and per op.",
         discussion: """
             --rust names a command that loads the file given as its last argument with Rust 0.11 and prints \
-            `before=MB after=MB peak=MB` (resident memory before and after the load, and the peak). A document's \
-            memory is what the process holds after the load less what it held before; budget: no more than Rust's.
+            `before=MB after=MB peak=MB anon-before=MB anon-after=MB` (resident memory before and after the \
+            load, the peak, and the anonymous part before and after). A document's memory is the anonymous \
+            resident memory (heap) the process holds after the load less before it; budget: no more than \
+            Rust's. Code pages are shown beside it (without the anon fields, totals are compared).
             """)
 
     @Option(help: "Rust 0.11's memory program (see above).") var rust: String?
@@ -143,27 +151,35 @@ struct MemoryBench: ParsableCommand {
         var before: Double
         var after: Double
         var peak: Double
+        /// The growth of anonymous resident memory (heap), where known.
+        var heap: Double?
         var ops: Int?
-        var document: Double { after - before }
+        /// The growth of all resident memory.
+        var total: Double { after - before }
+        /// What the budget compares: the heap growth, else the total.
+        var document: Double { heap ?? total }
     }
 
     func run() throws {
-        print("resident memory after a load, fresh process (document = after - before)\n")
+        print("resident memory after a load, fresh process (document = heap growth; total = heap + code pages)\n")
         for (label, file) in try documents.files() {
             let ours = try Self.ours(file.path)
-            var line = String(format: "%@\n  ours      %7.1f MB document, %7.1f MB peak", label as NSString, ours.document, ours.peak)
+            var line = String(format: "%@\n  ours      %7.1f MB heap, %7.1f MB total, %7.1f MB peak",
+                              label as NSString, ours.document, ours.total, ours.peak)
             if let ops = ours.ops, ops > 0 {
-                line += String(format: ", %.0f bytes an op (%d ops)", ours.document * 1_048_576 / Double(ops), ops)
+                line += String(format: ", %.0f heap bytes an op (%d ops)", ours.document * 1_048_576 / Double(ops), ops)
             }
             print(line)
             guard let rust else { continue }
             let reference = try Self.rust(rust, file.path)
-            let ratio = ours.document / reference.document
-            print(String(format: "  Rust 0.11 %7.1f MB document, %7.1f MB peak   ours %.2fx (budget 1x): %@",
-                         reference.document, reference.peak, ratio, ratio <= 1 ? "met" : "MISSED"))
+            let compared = reference.heap == nil ? ours.total : ours.document
+            let ratio = compared / reference.document
+            let what = reference.heap == nil ? "total" : "heap"
+            print(String(format: "  Rust 0.11 %7.1f MB %@, %7.1f MB total, %7.1f MB peak   ours %.2fx (budget 1x): %@",
+                         reference.document, what, reference.total, reference.peak, ratio, ratio <= 1 ? "met" : "MISSED"))
             let name = label.split(separator: ":").first.map(String.init) ?? label
-            BudgetReport.add("memory of loaded \(name) vs Rust 0.11's op store",
-                             figure: String(format: "%.1f MB against %.1f MB, %.2fx", ours.document, reference.document, ratio),
+            BudgetReport.add("memory of loaded \(name) vs Rust 0.11's op store (\(what))",
+                             figure: String(format: "%.1f MB against %.1f MB, %.2fx", compared, reference.document, ratio),
                              budget: "≤ 1x", verdict: ratio <= 1 ? "met" : "MISSED")
         }
         if rust == nil { print("\n(no --rust program given: Rust's figures and the budget are not shown)") }
@@ -181,8 +197,9 @@ struct MemoryBench: ParsableCommand {
         guard let after = number(after: "resident "), let before = number(after: "("), let peak = number(after: "peak ") else {
             throw ValidationError("unexpected report from automerge-memory-probe: \(report)")
         }
-        let ops = report.range(of: "; ", options: .backwards).flatMap { Int(report[$0.upperBound...].prefix(while: \.isNumber)) }
-        return Figures(before: before, after: after, peak: peak, ops: ops)
+        let firstLine = report.prefix { $0 != "\n" }
+        let ops = firstLine.range(of: "; ", options: .backwards).flatMap { Int(firstLine[$0.upperBound...].prefix(while: \.isNumber)) }
+        return Figures(before: before, after: after, peak: peak, heap: number(after: "growth: anonymous "), ops: ops)
     }
 
     /// Rust's figures, from `before=MB after=MB peak=MB`.
@@ -194,9 +211,10 @@ struct MemoryBench: ParsableCommand {
             if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
         }
         guard let before = values["before"], let after = values["after"], let peak = values["peak"] else {
-            throw ValidationError("expected `before=MB after=MB peak=MB` from \(command), got: \(output)")
+            throw ValidationError("expected `before=MB after=MB peak=MB [anon-before=MB anon-after=MB]` from \(command), got: \(output)")
         }
-        return Figures(before: before, after: after, peak: peak)
+        let heap = values["anon-after"].flatMap { after in values["anon-before"].map { after - $0 } }
+        return Figures(before: before, after: after, peak: peak, heap: heap)
     }
 
     /// Loads `bytes` in a fresh `automerge-memory-probe` process and returns

@@ -3,7 +3,8 @@
 // automerge-memory-probe --breakdown FILE
 //
 // Loads one document and prints the process's resident memory before and
-// after, for `automerge bench memory`; with --load-stats, one line with the
+// after, and how much of the growth is anonymous (heap) and file (code)
+// pages, for `automerge bench memory`; with --load-stats, one line with the
 // load's time, the process's peak resident memory and whether the load
 // succeeded, for `automerge bench hostile`; with --breakdown, the
 // document's main structures too (Document.memoryBreakdown). It is its own executable so that the
@@ -60,6 +61,23 @@ func residentParts() -> (anonymous: Double, file: Double) {
     return (field("RssAnon:"), field("RssFile:"))
 }
 
+/// Resident KB of each mapped file (code and data of the executable and
+/// its libraries), from /proc/self/smaps.
+func residentKilobytesByFile() -> [String: Int] {
+    guard let smaps = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8) else { return [:] }
+    var byFile: [String: Int] = [:]
+    var file: String?
+    for line in smaps.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = fields.first, first.contains("-"), fields.count >= 5 {
+            file = fields.count > 5 && fields[5].hasPrefix("/") ? String(fields[5]) : nil
+        } else if let file, fields.first == "Rss:", fields.count > 1, let kilobytes = Int(fields[1]) {
+            byFile[file, default: 0] += kilobytes
+        }
+    }
+    return byFile
+}
+
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "--load-stats" {
     guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: arguments[2])) else {
@@ -87,6 +105,7 @@ do {
     let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[arguments.count - 1]))
     let before = residentMegabytes()
     let partsBefore = residentParts()
+    let filesBefore = breakdown ? residentKilobytesByFile() : [:]
     #if canImport(Glibc)
     if breakdown { glibcMallocStats() }  // the heap before, to compare with the one after
     #endif
@@ -101,15 +120,19 @@ do {
     print("resident \(megabytes(after)) after load, \(megabytes(kept)) once freed memory is returned "
         + "(\(megabytes(before)) before it; \(document.heads().count) heads; peak \(megabytes(peakResidentMegabytes())); "
         + "\(document.opCountOfChanges) ops)")
+    let partsAfter = residentParts()
+    print("  of the growth: anonymous \(megabytes(partsAfter.anonymous - partsBefore.anonymous)), "
+        + "file (code) \(megabytes(partsAfter.file - partsBefore.file))")
     if breakdown {
         // The allocator's own figures (to stderr): heap in use against the
         // heap it holds tells live data from fragmentation.
         #if canImport(Glibc)
         glibcMallocStats()
         #endif
-        let partsAfter = residentParts()
-        print("  of the growth: anonymous \(megabytes(partsAfter.anonymous - partsBefore.anonymous)), "
-            + "file (code) \(megabytes(partsAfter.file - partsBefore.file))")
+        let fileGrowth = residentKilobytesByFile().map { ($0.key, $0.value - filesBefore[$0.key, default: 0]) }
+        for (file, kilobytes) in fileGrowth.sorted(by: { $0.1 > $1.1 }).prefix(12) where kilobytes != 0 {
+            print("    \(file.split(separator: "/").last ?? ""): \(megabytes(Double(kilobytes) / 1024))")
+        }
         for (part, bytes) in document.memoryBreakdown() { print("  \(part): \(megabytes(Double(bytes) / 1_048_576))") }
     }
     // Alive to the end, so that a heap profiler (heaptrack) run on the probe

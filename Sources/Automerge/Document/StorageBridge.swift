@@ -80,18 +80,21 @@ enum StorageBridge {
                         lastSequence[actor] += 1
                         authors.append(author)
                     }
-                    // The rebuild laid each change out as the history keeps it
-                    // (chunk, message, extra bytes): the history adopts its bytes.
+                    // The rebuild laid each change's message and extra bytes
+                    // out as the history keeps them: the history adopts its
+                    // bytes, and rebuilds the chunks from the stored
+                    // document chunk if they are asked for.
                     state.history.addLoaded(
                         count: rows.count, hash: { rows[$0].hash },
                         heads: changes.heads,
-                        bytes: changes.bytes
+                        bytes: changes.bytes, deferred: deferredChunks(of: changes)
                     ) { row in
                         ChangeEntry(
                             hash: rows[row].hash, actor: authors[row], sequence: metadata[row].sequence,
                             startOp: rows[row].startOp, maxOp: rows[row].maxOp, time: metadata[row].time,
                             message: metadata[row].changeMessage, dependencyIndices: metadata[row].dependencies,
-                            extraBytes: metadata[row].extraBytes, bytes: .stored(rows[row].location, byteCount: rows[row].byteCount))
+                            extraBytes: metadata[row].extraBytes,
+                            bytes: .deferred(metadataAt: rows[row].location, byteCount: rows[row].byteCount))
                     }
                 }
             }
@@ -105,6 +108,33 @@ enum StorageBridge {
         }
         state.lastEncodedHeads = state.history.heads
         return state
+    }
+}
+
+extension StorageBridge {
+    /// The chunks of `changes`, rebuilt from their stored document chunk
+    /// when first asked for. The chunk loaded once, so it decodes again;
+    /// its heads were checked then, and debug builds check the hashes again.
+    static func deferredChunks(of changes: ReconstructedChanges) -> DeferredChangeChunks {
+        guard let source = changes.source else { preconditionFailure("a load defers its chunks") }
+        #if DEBUG
+        let hashes = changes.rows.map(\.hash)
+        #endif
+        return DeferredChangeChunks(count: changes.count, sourceByteCount: source.count) {
+            let rebuilt: ReconstructedChanges
+            do {
+                guard case .document(_, let changes)? = try StorageFile.decode(source, verifyHeads: false).first else {
+                    preconditionFailure("a loaded document chunk decodes as one")
+                }
+                rebuilt = changes
+            } catch {
+                preconditionFailure("a loaded document chunk decodes again: \(error)")
+            }
+            #if DEBUG
+            assert(rebuilt.rows.map(\.hash) == hashes, "a document chunk rebuilds the changes it loaded")
+            #endif
+            return DeferredChangeChunks.Rebuilt(store: rebuilt.bytes, spans: rebuilt.chunkSpans)
+        }
     }
 }
 

@@ -1,12 +1,15 @@
 extension MapEntries: InvariantChecked {
     /// Verifies the invariants of the entries and of their key table (see
-    /// ``Invariant``): one table entry per key, holding the key's own hash,
+    /// ``Invariant``): one table entry per key (no table for a map of at
+    /// most ``linearScanLimit`` keys), holding the key's own hash,
     /// a lookup of each key finding its own position (so no key is there
     /// twice), and each key's ops stored under it. Throws the first broken
     /// one. O(keys).
     func checkInvariants() throws(InvariantViolation) {
         do { try table.checkInvariants() } catch { throw error.within("map entries") }
-        guard ops.count == table.count else { throw broken(.keyCount, "\(ops.count) keys, \(table.count) table entries") }
+        guard ops.count == table.count || (table.count == 0 && ops.count <= Self.linearScanLimit) else {
+            throw broken(.keyCount, "\(ops.count) keys, \(table.count) table entries")
+        }
         for position in 0..<ops.count {
             let keyOps = ops[position]
             let key = keyOps.key
@@ -14,7 +17,7 @@ extension MapEntries: InvariantChecked {
                 throw broken(.opStoredUnderItsKey, "op \(op.id.label) (\(op.action)) is stored under key \(key.string.debugDescription)")
             }
             let hash = Self.hash(key)
-            guard table.hashes[position] == hash else {
+            guard table.count == 0 || table.hashes[position] == hash else {
                 throw broken(.hashMatchesKey, "the table keeps another hash for key \(key.string.debugDescription) at position \(position)")
             }
             let found = find(key, hash: hash)

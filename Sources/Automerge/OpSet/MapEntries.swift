@@ -1,6 +1,12 @@
 /// The ops of one map object, by key: the keys in the order they first
 /// appeared, each with its ops (sorted by op id), found through a
-/// ``MapKeyTable`` of their hashes.
+/// ``MapKeyTable`` of their hashes once there are more than
+/// ``linearScanLimit`` of them, by comparing keys until then.
+///
+/// Most maps of real documents are records of a few keys, and their key
+/// table (three arrays) cost more than their ops: 12,000 small objects took
+/// 140 bytes a map in tables that a scan of at most eight short keys does
+/// without.
 ///
 /// `Dictionary` hashed every key with a freshly seeded SipHash, twice per
 /// put (a check, then the modify), and seeding alone was a tenth of a put.
@@ -13,8 +19,12 @@ struct MapEntries: Sendable {
     /// a million keys' ops (inline, see ``KeyOps``) in an array grown by
     /// doubling wrote twice their bytes into fresh pages (see ``ChunkedList``).
     private(set) var ops = ChunkedList<KeyOps>()
-    /// Where each key is, by its hash.
+    /// Where each key is, by its hash; empty while the map has at most
+    /// ``linearScanLimit`` keys.
     private(set) var table = MapKeyTable()
+
+    /// The most keys a map finds by comparing each.
+    static let linearScanLimit = 8
 
     init() {}
 
@@ -39,9 +49,11 @@ struct MapEntries: Sendable {
         }
     }
 
-    /// Packs the ops of every key that can be (``KeyOps/pack()``): the end of a load.
+    /// Packs the ops of every key that can be (``KeyOps/pack()``) and
+    /// gives the key list no more room than it takes: the end of a load.
     mutating func packKeys() {
         for index in ops.indices where ops[index].count > 1 { ops[index].pack() }
+        ops.shrinkToFit()
     }
 
     /// How many keys hold their ops packed.
@@ -113,6 +125,10 @@ struct MapEntries: Sendable {
     /// The position of `key`, whose ``hash(_:)`` is `hash`, in the key order; nil if absent.
     @inline(__always)
     func find(_ key: MapKey, hash: UInt64) -> Int? {
+        if table.count == 0 {
+            for position in 0..<ops.count where ops.withElement(at: position, { $0.pointee.key == key }) { return position }
+            return nil
+        }
         var probe = table.probe(hash)
         while let position = table.nextCandidate(&probe) {
             if ops.withElement(at: position, { $0.pointee.key == key }) { return position }
@@ -123,6 +139,13 @@ struct MapEntries: Sendable {
     /// Adds a key that the map does not hold, with its ops; returns its position.
     private mutating func add(_ keyOps: consuming KeyOps, hash: UInt64) -> Int {
         assert(hash == Self.hash(keyOps.key), "hash of another key")
+        if table.count == 0 {
+            if ops.count < Self.linearScanLimit {
+                ops.append(consume keyOps)
+                return ops.count - 1
+            }
+            for existing in ops { _ = table.append(hash: Self.hash(existing.key)) }
+        }
         let index = table.append(hash: hash)
         ops.append(consume keyOps)  // moved: a copy retained each of the op's fields (~180 instructions a put)
         assert(ops.count == table.count)

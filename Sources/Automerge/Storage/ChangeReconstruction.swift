@@ -24,6 +24,11 @@
 /// change's chunk, message and extra bytes end to end in one byte store
 /// (laid out as a ``ChangeGraph`` keeps them, which adopts the store), so
 /// that a long history's rebuild does not hold a heap block per change.
+///
+/// A load keeps the chunks only to hash them (``keepsChunks`` false): the
+/// store then holds messages and extra bytes, and ``source`` the stored
+/// document chunk that rebuilds the chunks when they are asked for (see
+/// ``DeferredChangeChunks``).
 struct ReconstructedChanges: RandomAccessCollection, Sendable {
     /// What a change needs beside its bytes.
     struct Row: Sendable {
@@ -32,21 +37,35 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
         /// The counter of the change's last op (startOp - 1 when it has none).
         let maxOp: UInt64
         /// Where the chunk starts in ``bytes``; its message's UTF-8 and its
-        /// extra bytes follow it.
+        /// extra bytes follow it. Without ``keepsChunks``, where the
+        /// message starts.
         let location: ChangeByteStore.Location
+        /// The length of the chunk (kept or not).
         let byteCount: Int
     }
 
+    /// Whether ``bytes`` holds each change's chunk before its message.
+    let keepsChunks: Bool
+    /// Without ``keepsChunks``: the document chunk as stored, which
+    /// rebuilds the changes with their chunks.
+    let source: [UInt8]?
     private(set) var rows: [Row] = []
     private(set) var bytes = ChangeByteStore()
     /// The changes no other change depends on, sorted (those the document
     /// stores, once the rebuild has checked them).
     fileprivate(set) var heads: [ChangeHash] = []
 
+    /// Changes with their chunks, or (with `source`) without.
+    init(deferringChunksTo source: [UInt8]? = nil) {
+        self.keepsChunks = source == nil
+        self.source = source
+    }
+
     var startIndex: Int { rows.startIndex }
     var endIndex: Int { rows.endIndex }
 
     subscript(index: Int) -> ReconstructedChange {
+        precondition(keepsChunks, "the chunks of these changes were not kept")
         let row = rows[index]
         return ReconstructedChange(hash: row.hash, startOp: row.startOp, maxOp: row.maxOp,
                                    bytes: bytes[row.location, count: row.byteCount])
@@ -54,10 +73,16 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
 
     mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
 
-    /// Adds a change: its chunk, then its message and extra bytes.
+    /// Adds a change: its chunk (if kept), then its message and extra bytes.
     mutating func append(_ encoded: EncodedChange, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
-        let location = bytes.append(encoded.bytes, message: message, extraBytes: extraBytes)
+        let location = bytes.append(keepsChunks ? encoded.bytes : [], message: message, extraBytes: extraBytes)
         rows.append(Row(hash: encoded.hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: encoded.bytes.count))
+    }
+
+    /// The kept chunks, each change's span in ``bytes``.
+    var chunkSpans: [(location: ChangeByteStore.Location, byteCount: Int)] {
+        precondition(keepsChunks, "the chunks of these changes were not kept")
+        return rows.map { ($0.location, $0.byteCount) }
     }
 }
 
@@ -123,22 +148,27 @@ enum ChangeReconstruction {
     }
 
     /// Rebuilds the changes of `document` in change-row order and checks that
-    /// they produce the stored heads (unless `verifyHeads` is false).
-    static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> ReconstructedChanges {
+    /// they produce the stored heads (unless `verifyHeads` is false). With
+    /// `source` (the document chunk as stored), the chunks are hashed and
+    /// not kept (see ``ReconstructedChanges``).
+    static func reconstruct(
+        _ document: StoredDocument, verifyHeads: Bool = true, deferringChunksTo source: [UInt8]? = nil
+    ) throws(LoadError) -> ReconstructedChanges {
         var statistics = OpIdTable.Statistics()
-        return try reconstruct(document, verifyHeads: verifyHeads, statistics: &statistics)
+        return try reconstruct(document, verifyHeads: verifyHeads, deferringChunksTo: source, statistics: &statistics)
     }
 
-    /// ``reconstruct(_:verifyHeads:)``, adding the size and work of its op
-    /// id tables to `statistics` (for the tests that bound them).
+    /// ``reconstruct(_:verifyHeads:deferringChunksTo:)``, adding the size
+    /// and work of its op id tables to `statistics` (for the tests that bound them).
     static func reconstruct(
-        _ document: StoredDocument, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
+        _ document: StoredDocument, verifyHeads: Bool, deferringChunksTo source: [UInt8]? = nil,
+        statistics: inout OpIdTable.Statistics
     ) throws(LoadError) -> ReconstructedChanges {
         try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
             try document.ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
                 try document.ops.valueBytes.withUnsafeBufferPointer { valueBytes throws(LoadError) in
                     try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes, verifyHeads: verifyHeads,
-                                    statistics: &statistics)
+                                    into: ReconstructedChanges(deferringChunksTo: source), statistics: &statistics)
                 }
             }
         }
@@ -149,7 +179,8 @@ enum ChangeReconstruction {
     /// they were decoded from.
     private static func reconstruct(
         _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOpRows.Row>, groupIds: UnsafeBufferPointer<StoredOpId>,
-        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
+        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, into empty: ReconstructedChanges,
+        statistics: inout OpIdTable.Statistics
     ) throws(LoadError) -> ReconstructedChanges {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
@@ -315,7 +346,7 @@ enum ChangeReconstruction {
         let (firstHalf, secondHalf) = middle < count
             ? Concurrently.runOnNewThread({ encoder.encode(0..<middle) }, { encoder.encode(middle..<count) })
             : (encoder.encode(0..<count), EncodedChangeContents())
-        var result = ReconstructedChanges()
+        var result = empty
         result.reserveCapacity(count)
         // The hashes in row order, for the dependencies and the heads.
         var hashes = [ChangeHash]()

@@ -137,9 +137,15 @@ enum StorageFile {
             defer { sections = nil }
             return try DocumentChunk.decode(sections!, feed: feed)
         }
+        // A load (a build given) keeps the stored chunk, not the rebuilt
+        // change chunks (see ``DeferredChangeChunks``).
+        let source = build == nil ? nil : Array(chunk.stored)
+        func rebuild(_ document: StoredDocument) throws(LoadError) -> ReconstructedChanges {
+            try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads, deferringChunksTo: source)
+        }
         func checkAndRebuild(_ document: StoredDocument) throws(LoadError) -> ReconstructedChanges {
             try MarkOrderValidation.validate(document)
-            return try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads)
+            return try rebuild(document)
         }
         guard let build, let rows, rows >= concurrentBuildThreshold else {
             let document = try decode()
@@ -150,7 +156,7 @@ enum StorageFile {
             let document = try decode()
             try MarkOrderValidation.validate(document)
             let (changes, built) = Concurrently.run({
-                Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads) }
+                Result { () throws(LoadError) in try rebuild(document) }
             }, { build(.finished(document)) })
             return (.document(document, changes: try changes.get()), built)
         }
