@@ -30,10 +30,24 @@ struct MapInvariantTests {
 
     @Test("maps built by puts pass their checks, empty or grown many times")
     func builtMapsPass() throws {
-        for count in [0, 1, 4, 5, 1000] {
+        for count in [0, 1, 4, 5, 8, 9, 1000] {
             let entries = count == 0 ? MapEntries() : Self.builtEntries(count: count)
             try entries.checkInvariants()
             try entries.table.checkInvariants()
+        }
+    }
+
+    @Test("a map of up to eight keys finds them by comparing, the ninth builds the hash table of them all")
+    func smallMapsScan() throws {
+        for count in 1...12 {
+            let entries = Self.builtEntries(count: count)
+            #expect(entries.table.count == (count <= MapEntries.linearScanLimit ? 0 : count), "\(count) keys")
+            for counter in 1...count {
+                let key = MapKey("key \(counter)")
+                #expect(entries.find(key, hash: MapEntries.hash(key)) == counter - 1)
+            }
+            let absent = MapKey("key \(count + 1)")
+            #expect(entries.find(absent, hash: MapEntries.hash(absent)) == nil)
         }
     }
 
@@ -76,7 +90,8 @@ struct MapInvariantTests {
 
         @Test("a table more than half full")
         func loadFactor() {
-            var small = MapInvariantTests.builtEntries(count: 4).table
+            var small = MapKeyTable()
+            for counter in 1...4 { _ = small.append(hash: MapEntries.hash(MapKey("key \(counter)"))) }
             #expect(small.tags.count == 8)
             small.hashesForTesting.append(MapEntries.hash(MapKey("fifth")))
             #expect(MapInvariantTests.brokenInvariant(small.checkInvariants) == .tableLoadFactor)
