@@ -1,3 +1,5 @@
+import Crypto
+
 /// Change chunks (type 1) and compressed change chunks (type 2).
 ///
 /// Contents: deps (uLEB count + 32-byte hashes) | author (uLEB length +
@@ -101,6 +103,26 @@ enum ChangeChunk {
             out.append(contentsOf: rest)
         }
         return EncodedChange(bytes: bytes, hash: hash)
+    }
+
+    /// The hash and chunk length of the change ``encode(dependencies:contentsAfterDependencies:)``
+    /// would write, without writing it: the type, length and dependencies
+    /// go through `scratch` (kept between calls), the rest is hashed where it lies.
+    static func hash(
+        dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>, scratch: inout [UInt8]
+    ) -> (hash: ChangeHash, chunkByteCount: Int) {
+        let length = LEB128.unsignedSize(UInt64(dependencies.count)) + 32 * dependencies.count + rest.count
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(ChunkType.change.rawValue)
+        LEB128.appendUnsigned(UInt64(length), to: &scratch)
+        let headerByteCount = ChunkFraming.magic.count + 4 + scratch.count
+        LEB128.appendUnsigned(UInt64(dependencies.count), to: &scratch)
+        for dependency in dependencies { dependency.append(to: &scratch) }
+        var hasher = SHA256()
+        scratch.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        rest.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        let hash = hasher.finalize().withUnsafeBytes { ChangeHash(bytes: $0) }
+        return (hash, headerByteCount + length)
     }
 
     // MARK: Decoding

@@ -73,10 +73,18 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
 
     mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
 
-    /// Adds a change: its chunk (if kept), then its message and extra bytes.
+    /// Adds a change: its chunk, then its message and extra bytes.
     mutating func append(_ encoded: EncodedChange, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
-        let location = bytes.append(keepsChunks ? encoded.bytes : [], message: message, extraBytes: extraBytes)
+        precondition(keepsChunks, "these changes keep no chunks")
+        let location = bytes.append(encoded.bytes, message: message, extraBytes: extraBytes)
         rows.append(Row(hash: encoded.hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: encoded.bytes.count))
+    }
+
+    /// Adds a change whose chunk is not kept (of `byteCount` bytes): its message and extra bytes.
+    mutating func append(hash: ChangeHash, byteCount: Int, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
+        precondition(!keepsChunks, "these changes keep their chunks")
+        let location = bytes.append([], message: message, extraBytes: extraBytes)
+        rows.append(Row(hash: hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: byteCount))
     }
 
     /// The kept chunks, each change's span in ``bytes``.
@@ -351,13 +359,24 @@ enum ChangeReconstruction {
         // The hashes in row order, for the dependencies and the heads.
         var hashes = [ChangeHash]()
         hashes.reserveCapacity(count)
+        var scratch = [UInt8]()
         document.changes.withUnsafeBufferPointer { metadata in
             func rebuild(_ index: Int, from encoded: EncodedChangeContents, at local: Int) {
-                let change = ChangeChunk.encode(dependencies: metadata[index].dependencies.map { hashes[$0] },
-                                                contentsAfterDependencies: encoded.contentsAfterDependencies(of: local))
+                let dependencies = metadata[index].dependencies.lazy.map { hashes[$0] }
+                let contents = encoded.contentsAfterDependencies(of: local)
+                let (startOp, maxOp, message) = (startOps[index], metadata[index].maxOp, metadata[index].changeMessage)
+                guard result.keepsChunks else {
+                    // Hashed where the contents lie: no chunk is written.
+                    let (hash, byteCount) = ChangeChunk.hash(dependencies: dependencies, contentsAfterDependencies: contents,
+                                                             scratch: &scratch)
+                    hashes.append(hash)
+                    result.append(hash: hash, byteCount: byteCount, startOp: startOp, maxOp: maxOp, message: message,
+                                  extraBytes: metadata[index].extraBytes)
+                    return
+                }
+                let change = ChangeChunk.encode(dependencies: Array(dependencies), contentsAfterDependencies: contents)
                 hashes.append(change.hash)
-                result.append(change, startOp: startOps[index], maxOp: metadata[index].maxOp,
-                              message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
+                result.append(change, startOp: startOp, maxOp: maxOp, message: message, extraBytes: metadata[index].extraBytes)
             }
             for index in 0..<middle { rebuild(index, from: firstHalf, at: index) }
             for index in middle..<count { rebuild(index, from: secondHalf, at: index - middle) }
