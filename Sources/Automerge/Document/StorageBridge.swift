@@ -113,26 +113,19 @@ enum StorageBridge {
 
 extension StorageBridge {
     /// The chunks of `changes`, rebuilt from their stored document chunk
-    /// when first asked for. The chunk loaded once, so it decodes again;
-    /// its heads were checked then, and debug builds check the hashes again.
+    /// when first asked for. The chunk loaded once, so it decodes again,
+    /// with the hashes that load computed (debug builds check them).
     static func deferredChunks(of changes: ReconstructedChanges) -> DeferredChangeChunks {
         guard let source = changes.source else { preconditionFailure("a load defers its chunks") }
-        #if DEBUG
-        let hashes = changes.rows.map(\.hash)
-        #endif
-        return DeferredChangeChunks(count: changes.count, sourceByteCount: source.count) {
+        return DeferredChangeChunks(count: changes.count, sourceByteCount: source.count) { hashAt in
             let rebuilt: ReconstructedChanges
             do {
-                guard case .document(_, let changes)? = try StorageFile.decode(source, verifyHeads: false).first else {
-                    preconditionFailure("a loaded document chunk decodes as one")
-                }
-                rebuilt = changes
+                rebuilt = try StorageFile.rebuildChanges(ofLoadedDocument: source, knownHashes: hashAt)
             } catch {
                 preconditionFailure("a loaded document chunk decodes again: \(error)")
             }
-            #if DEBUG
-            assert(rebuilt.rows.map(\.hash) == hashes, "a document chunk rebuilds the changes it loaded")
-            #endif
+            assert(rebuilt.indices.allSatisfy { (try? ChunkFraming.split(Array(rebuilt[$0].bytes)))?.first?.changeHash == hashAt($0) },
+                   "a document chunk rebuilds the changes it loaded")
             return DeferredChangeChunks.Rebuilt(store: rebuilt.bytes, spans: rebuilt.chunkSpans)
         }
     }

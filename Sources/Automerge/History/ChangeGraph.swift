@@ -32,7 +32,9 @@ struct ChangeGraph: Sendable {
 
     /// The uncompressed change chunk of `record`.
     func bytes(of record: ChangeRecord) -> ArraySlice<UInt8> {
-        if let deferred, let index = deferredIndex(of: record, in: deferred) { return deferred.chunk(at: index) }
+        if let deferred, let index = deferredIndex(of: record, in: deferred) {
+            return records.withUnsafeBufferPointer { records in deferred.chunk(at: index) { records[$0].hash } }
+        }
         return bytes[record.location, count: Int(record.byteCount)]
     }
 

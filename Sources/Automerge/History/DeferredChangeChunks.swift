@@ -24,25 +24,27 @@ final class DeferredChangeChunks: @unchecked Sendable {
     /// How many changes (the first records of the history) are deferred.
     let count: Int
     private let lock = Lock()
-    /// The rebuild, until it has run (it holds the stored document chunk).
-    private var rebuild: (@Sendable () -> Rebuilt)?
+    /// The rebuild, until it has run (it holds the stored document chunk),
+    /// given each deferred change's hash by its index.
+    private var rebuild: (@Sendable ((Int) -> ChangeHash) -> Rebuilt)?
     private var rebuilt: Rebuilt?
     /// The heap bytes of the stored chunk the rebuild keeps.
     private let sourceByteCount: Int
 
     /// `count` changes that `rebuild` yields in record order, from a stored
     /// chunk of `sourceByteCount` bytes that it holds.
-    init(count: Int, sourceByteCount: Int, rebuild: @escaping @Sendable () -> Rebuilt) {
+    init(count: Int, sourceByteCount: Int, rebuild: @escaping @Sendable ((Int) -> ChangeHash) -> Rebuilt) {
         self.count = count
         self.sourceByteCount = sourceByteCount
         self.rebuild = rebuild
     }
 
-    /// The uncompressed change chunk of the deferred change at `index`.
-    func chunk(at index: Int) -> ArraySlice<UInt8> {
+    /// The uncompressed change chunk of the deferred change at `index`;
+    /// `hashAt` gives each deferred change's hash (for the rebuild).
+    func chunk(at index: Int, hashAt: (Int) -> ChangeHash) -> ArraySlice<UInt8> {
         let rebuilt = lock.withLock { () -> Rebuilt in
             if let rebuilt = self.rebuilt { return rebuilt }
-            let made = rebuild!()
+            let made = rebuild!(hashAt)
             precondition(made.spans.count == count, "a deferred document chunk rebuilds as many changes as it loaded")
             (self.rebuilt, rebuild) = (made, nil)
             return made

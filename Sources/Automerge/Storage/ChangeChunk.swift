@@ -105,6 +105,31 @@ enum ChangeChunk {
         return EncodedChange(bytes: bytes, hash: hash)
     }
 
+    /// The length of the change chunk of `dependencyCount` dependencies and
+    /// `restCount` more bytes of contents, and of its contents.
+    static func chunkByteCount(dependencyCount: Int, restCount: Int) -> (chunk: Int, contents: Int) {
+        let contents = LEB128.unsignedSize(UInt64(dependencyCount)) + 32 * dependencyCount + restCount
+        return (ChunkFraming.magic.count + 4 + 1 + LEB128.unsignedSize(UInt64(contents)) + contents, contents)
+    }
+
+    /// Appends the change chunk ``encode(dependencies:contentsAfterDependencies:)``
+    /// writes, whose hash is known to be `hash` (a change rebuilt a second
+    /// time): nothing is hashed.
+    static func append(
+        hash: ChangeHash, dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>,
+        to out: inout [UInt8]
+    ) {
+        let length = chunkByteCount(dependencyCount: dependencies.count, restCount: rest.count).contents
+        out.append(contentsOf: ChunkFraming.magic)
+        // The checksum: the hash's first four bytes.
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: hash.w0 >> 32).bigEndian) { out.append(contentsOf: $0) }
+        out.append(ChunkType.change.rawValue)
+        LEB128.appendUnsigned(UInt64(length), to: &out)
+        LEB128.appendUnsigned(UInt64(dependencies.count), to: &out)
+        for dependency in dependencies { dependency.append(to: &out) }
+        out.append(contentsOf: rest)
+    }
+
     /// The hash and chunk length of the change ``encode(dependencies:contentsAfterDependencies:)``
     /// would write, without writing it: the type, length and dependencies
     /// go through `scratch` (kept between calls), the rest is hashed where it lies.

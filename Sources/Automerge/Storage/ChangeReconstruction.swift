@@ -80,6 +80,20 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
         rows.append(Row(hash: encoded.hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: encoded.bytes.count))
     }
 
+    /// Adds a change rebuilt a second time, whose hash is known: its chunk
+    /// (written straight into the store), then its message and extra bytes.
+    mutating func append(
+        hash: ChangeHash, dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>,
+        startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]
+    ) {
+        precondition(keepsChunks, "these changes keep no chunks")
+        let byteCount = ChangeChunk.chunkByteCount(dependencyCount: dependencies.count, restCount: rest.count).chunk
+        let location = bytes.append(byteCount: byteCount, message: message, extraBytes: extraBytes) { out in
+            ChangeChunk.append(hash: hash, dependencies: dependencies, contentsAfterDependencies: rest, to: &out)
+        }
+        rows.append(Row(hash: hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: byteCount))
+    }
+
     /// Adds a change whose chunk is not kept (of `byteCount` bytes): its message and extra bytes.
     mutating func append(hash: ChangeHash, byteCount: Int, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
         precondition(!keepsChunks, "these changes keep their chunks")
@@ -158,24 +172,30 @@ enum ChangeReconstruction {
     /// Rebuilds the changes of `document` in change-row order and checks that
     /// they produce the stored heads (unless `verifyHeads` is false). With
     /// `source` (the document chunk as stored), the chunks are hashed and
-    /// not kept (see ``ReconstructedChanges``).
+    /// not kept (see ``ReconstructedChanges``). With `knownHashes` (change
+    /// `i`'s hash, from an earlier rebuild of the same document), the chunks
+    /// are written with those hashes and nothing is hashed or verified.
     static func reconstruct(
-        _ document: StoredDocument, verifyHeads: Bool = true, deferringChunksTo source: [UInt8]? = nil
+        _ document: StoredDocument, verifyHeads: Bool = true, deferringChunksTo source: [UInt8]? = nil,
+        knownHashes: ((Int) -> ChangeHash)? = nil
     ) throws(LoadError) -> ReconstructedChanges {
         var statistics = OpIdTable.Statistics()
-        return try reconstruct(document, verifyHeads: verifyHeads, deferringChunksTo: source, statistics: &statistics)
+        return try reconstruct(document, verifyHeads: verifyHeads, deferringChunksTo: source, knownHashes: knownHashes,
+                               statistics: &statistics)
     }
 
-    /// ``reconstruct(_:verifyHeads:deferringChunksTo:)``, adding the size
+    /// ``reconstruct(_:verifyHeads:deferringChunksTo:knownHashes:)``, adding the size
     /// and work of its op id tables to `statistics` (for the tests that bound them).
     static func reconstruct(
         _ document: StoredDocument, verifyHeads: Bool, deferringChunksTo source: [UInt8]? = nil,
-        statistics: inout OpIdTable.Statistics
+        knownHashes: ((Int) -> ChangeHash)? = nil, statistics: inout OpIdTable.Statistics
     ) throws(LoadError) -> ReconstructedChanges {
-        try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
+        precondition(source == nil || knownHashes == nil, "known hashes are for rebuilding the chunks")
+        return try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
             try document.ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
                 try document.ops.valueBytes.withUnsafeBufferPointer { valueBytes throws(LoadError) in
-                    try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes, verifyHeads: verifyHeads,
+                    try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes,
+                                    verifyHeads: verifyHeads && knownHashes == nil, knownHashes: knownHashes,
                                     into: ReconstructedChanges(deferringChunksTo: source), statistics: &statistics)
                 }
             }
@@ -187,8 +207,8 @@ enum ChangeReconstruction {
     /// they were decoded from.
     private static func reconstruct(
         _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOpRows.Row>, groupIds: UnsafeBufferPointer<StoredOpId>,
-        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, into empty: ReconstructedChanges,
-        statistics: inout OpIdTable.Statistics
+        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, knownHashes: ((Int) -> ChangeHash)?,
+        into empty: ReconstructedChanges, statistics: inout OpIdTable.Statistics
     ) throws(LoadError) -> ReconstructedChanges {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
@@ -365,6 +385,13 @@ enum ChangeReconstruction {
                 let dependencies = metadata[index].dependencies.lazy.map { hashes[$0] }
                 let contents = encoded.contentsAfterDependencies(of: local)
                 let (startOp, maxOp, message) = (startOps[index], metadata[index].maxOp, metadata[index].changeMessage)
+                if let knownHashes {
+                    let hash = knownHashes(index)
+                    hashes.append(hash)
+                    result.append(hash: hash, dependencies: dependencies, contentsAfterDependencies: contents,
+                                  startOp: startOp, maxOp: maxOp, message: message, extraBytes: metadata[index].extraBytes)
+                    return
+                }
                 guard result.keepsChunks else {
                     // Hashed where the contents lie: no chunk is written.
                     let (hash, byteCount) = ChangeChunk.hash(dependencies: dependencies, contentsAfterDependencies: contents,

@@ -106,6 +106,22 @@ enum StorageFile {
         return (decoded, built)
     }
 
+    /// The changes of a document chunk (`bytes`, the chunk as stored) that
+    /// loaded before, rebuilt with their chunks: change `i`'s hash is
+    /// `knownHashes(i)`, as that load computed it, so nothing is hashed.
+    static func rebuildChanges(
+        ofLoadedDocument bytes: [UInt8], knownHashes: (Int) -> ChangeHash
+    ) throws(LoadError) -> ReconstructedChanges {
+        let chunks = try ChunkFraming.split(bytes)
+        guard chunks.count == 1, chunks[0].type == .document else {
+            throw .unexpectedChunkType(expected: ChunkType.document.rawValue, found: chunks.first?.type.rawValue ?? 0)
+        }
+        let document = try DocumentChunk.decode(try DocumentChunk.sections(of: chunks[0]))
+        return try withoutActuallyEscaping(knownHashes) { knownHashes throws(LoadError) in
+            try ChangeReconstruction.reconstruct(document, verifyHeads: false, knownHashes: knownHashes)
+        }
+    }
+
     /// Decodes one chunk.
     static func decode(_ chunk: Chunk, verifyHeads: Bool = true, limits: DecodeLimits = .default) throws(LoadError) -> DecodedChunk {
         switch chunk.type {
