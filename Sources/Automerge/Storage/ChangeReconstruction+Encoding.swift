@@ -49,13 +49,13 @@ extension ChangeReconstruction {
         }
 
         /// Encodes the changes of `range` (one writer and one set of buffers
-        /// for all of them, see ``OpColumnWriter/finish(appendingTo:layout:)``).
+        /// for all of them, see ``OpColumnWriter/finish(layout:)``).
         func encode(_ range: Range<Int>) -> EncodedChangeContents {
             let actors = document.actors, actorCount = actors.count
             var result = EncodedChangeContents()
             result.contentsStart.reserveCapacity(range.count + 1)
             var writer = OpColumnWriter(kind: .change)
-            var data = [UInt8](), layout = [(spec: ColumnSpec, length: Int)]()
+            var layout = [(spec: ColumnSpec, length: Int)]()
             // The last change (index) that mentioned each actor.
             var mentionedIn = [Int](repeating: -1, count: actorCount)
             var mentioned = [Int]()
@@ -84,9 +84,8 @@ extension ChangeReconstruction {
                 if byDocumentIndex.count > 1 { byDocumentIndex.sort { $0.document < $1.document } }
                 append(ops: refs(of: index), to: &writer, actors: ChangeActors(author: author, others: byDocumentIndex))
 
-                data.removeAll(keepingCapacity: true)
                 layout.removeAll(keepingCapacity: true)
-                writer.finish(appendingTo: &data, layout: &layout)
+                writer.finish(layout: &layout)
                 document.changes.withUnsafeBufferPointer { metadata in
                     ChangeChunk.appendContentsAfterDependencies(
                         author: actors[author].bytes, sequence: metadata[index].sequence, startOp: startOps[index],
@@ -95,7 +94,7 @@ extension ChangeReconstruction {
                         to: &result.contents
                     ) { contents in
                         ColumnLayout.write(layout, to: &contents)
-                        contents.append(contentsOf: data)
+                        writer.appendFinishedColumns(to: &contents)
                     }
                 }
                 result.contentsStart.append(result.contents.count)

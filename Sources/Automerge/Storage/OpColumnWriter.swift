@@ -161,18 +161,25 @@ struct OpColumnWriter {
         markName.append(contentsOf: other.markName)
     }
 
-    /// Appends the bytes of the columns that are not empty to `data`, in
-    /// spec order, and their specs and lengths to `layout`; then empties the
-    /// writer for the next rows, keeping its buffers. Rebuilding a
-    /// document's changes encodes one small change after another, and a
-    /// fresh writer for each (some 30 buffers) was a tenth of such a load.
-    mutating func finish(appendingTo data: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]) {
+    /// Finishes the columns and appends the specs and lengths of those that
+    /// are not empty to `layout`, in spec order; ``appendFinishedColumns(to:)``
+    /// then writes their bytes. Rebuilding a document's changes encodes one
+    /// small change after another with one writer, and a fresh writer for
+    /// each (some 30 buffers) was a tenth of such a load.
+    mutating func finish(layout: inout [(spec: ColumnSpec, length: Int)]) {
         finishColumns { spec, bytes in
-            guard !bytes.isEmpty else { return }
-            data.append(contentsOf: bytes)
-            layout.append((spec, bytes.count))
+            if !bytes.isEmpty { layout.append((spec, bytes.count)) }
         }
         assert(zip(layout, layout.dropFirst()).allSatisfy { $0.spec < $1.spec }, "columns out of spec order")
+    }
+
+    /// Appends the bytes of the columns ``finish(layout:)`` listed to `data`,
+    /// in the same order, then empties the writer for the next rows, keeping
+    /// its buffers.
+    mutating func appendFinishedColumns(to data: inout [UInt8]) {
+        finishColumns { _, bytes in
+            if !bytes.isEmpty { data.append(contentsOf: bytes) }
+        }
         reset()
     }
 

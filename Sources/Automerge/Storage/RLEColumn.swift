@@ -354,6 +354,14 @@ struct RLEEncoder<V: RLEValue> {
     }
 
     private mutating func flushLiteral(ending last: V) {
+        guard literalCount > 0 else {
+            // A lone value: written straight after its count, not through
+            // the literal buffer (a rebuilt change of one op finishes a
+            // dozen columns of one value each).
+            LEB128.appendSigned(-1, to: &output)
+            V.write(last, to: &output)
+            return
+        }
         addToLiteral(last)
         flushLiteralBuffer()
     }
