@@ -318,16 +318,22 @@ enum ChangeReconstruction {
         }
         func change(of id: StoredOpId) -> Int? {
             guard id.actor >= 0 && id.actor < actorCount else { return nil }
-            // The first change (in seq order, maxOps non-decreasing) with maxOp >= counter.
-            var low = actorStart[id.actor], high = actorStart[id.actor + 1]
-            let end = high
+            // The first change (in seq order, maxOps non-decreasing) with
+            // maxOp >= counter, searched without branching on the
+            // comparisons: ops come in no order of their ids, and the
+            // mispredicted branches of an ordinary binary search were most
+            // of this step. The answer stays in base...base + count.
+            var base = actorStart[id.actor], count = actorStart[id.actor + 1] - base
+            let end = base + count
             maxOpsByActor.withUnsafeBufferPointer { maxOps in
-                while low < high {
-                    let mid = (low + high) / 2
-                    if maxOps[mid] >= id.counter { high = mid } else { low = mid + 1 }
+                while count > 1 {
+                    let half = count >> 1
+                    base = maxOps[base + half] < id.counter ? base + half : base
+                    count -= half
                 }
+                if count == 1 && maxOps[base] < id.counter { base += 1 }
             }
-            return low < end ? changesByActor[low] : nil
+            return base < end ? changesByActor[base] : nil
         }
         // Each op's change, then the ops of each change laid out flat, in
         // counter order from the change's start op.
@@ -364,16 +370,16 @@ enum ChangeReconstruction {
         }
         changeOfRef = []
 
-        // 4: encode each change's ops (two halves of a long history on two
-        // cores), then build, encode and hash each change in row order.
+        // 4: encode each change's ops, then build, encode and hash each
+        // change in row order. A long history's changes are encoded in two
+        // parts on two cores, and this thread hashes the first part (whose
+        // dependencies are all in it) while the other still encodes the
+        // second: the first part is the smaller by what hashing it costs.
         let encoder = OpEncoder(
             document: document, ops: ops, valueBytes: valueBytes, deletes: deletes, predecessorIds: predecessorIds,
             predecessorStart: predecessorStart, orderedRefs: orderedRefs, changeStart: changeStart, startOps: startOps)
         let count = document.changes.count
-        let middle = count >= Self.changesEncodedInParallel ? count / 2 : count
-        let (firstHalf, secondHalf) = middle < count
-            ? Concurrently.runOnNewThread({ encoder.encode(0..<middle) }, { encoder.encode(middle..<count) })
-            : (encoder.encode(0..<count), EncodedChangeContents())
+        let middle = count >= Self.changesEncodedInParallel ? count * 3 / 7 : count
         var result = empty
         result.reserveCapacity(count)
         // The hashes in row order, for the dependencies and the heads.
@@ -405,8 +411,16 @@ enum ChangeReconstruction {
                 hashes.append(change.hash)
                 result.append(change, startOp: startOp, maxOp: maxOp, message: message, extraBytes: metadata[index].extraBytes)
             }
-            for index in 0..<middle { rebuild(index, from: firstHalf, at: index) }
-            for index in middle..<count { rebuild(index, from: secondHalf, at: index - middle) }
+            guard middle < count else {
+                let all = encoder.encode(0..<count)
+                for index in 0..<count { rebuild(index, from: all, at: index) }
+                return
+            }
+            let (_, secondPart) = Concurrently.runOnNewThread({
+                let firstPart = encoder.encode(0..<middle)
+                for index in 0..<middle { rebuild(index, from: firstPart, at: index) }
+            }, { encoder.encode(middle..<count) })
+            for index in middle..<count { rebuild(index, from: secondPart, at: index - middle) }
         }
 
         result.heads = heads(of: hashes, dependencyIndices: document.changes.lazy.map(\.dependencies))

@@ -139,9 +139,12 @@ enum DocumentChunk {
         // The two sections are independent: a long history's change
         // columns take as long to decode as its op columns. (A short one's
         // are not worth a second core, nor the heap a second thread's
-        // allocations start.)
+        // allocations start.) On a thread of their own: a load's op set is
+        // built on a dispatch worker from the fed rows, and Dispatch (as
+        // wide as the cores) then had no worker for them, so this thread
+        // decoded both.
         let (changes, ops) = sections.changeColumns.byteCount >= concurrentDecodeThreshold
-            ? Concurrently.run(decodeChanges, decodeOps)
+            ? Concurrently.runOnNewThread(decodeChanges, decodeOps)
             : (decodeChanges(), decodeOps())
         // Errors in the order a one-core decode meets them: changes first.
         return StoredDocument(actors: sections.actors, heads: sections.heads, changes: try changes.get(), ops: try ops.get(),
