@@ -65,7 +65,7 @@ extension DocumentState {
         switch object.kind {
         case .map, .table:
             let entries = ops.visibleKeys(in: object, at: nil).map { key in
-                (key: key.string, value: snapshot(ofOp: ops.visibleOps(in: object, key: key, at: nil).last!))
+                (key: key.string, value: snapshot(ofOp: ops.winningOp(in: object, key: key, at: nil)!))
             }
             return object.kind == .map ? .map(entries) : .table(entries)
         case .list:

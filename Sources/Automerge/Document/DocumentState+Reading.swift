@@ -31,7 +31,7 @@ extension DocumentState {
             return ops.visibleElements(in: object, at: clock).map { ops.value(of: $0.winner, at: clock) }
         }
         return ops.visibleKeys(in: object, at: clock).map { key in
-            ops.value(of: ops.visibleOps(in: object, key: key, at: clock).last!, at: clock)
+            ops.value(of: ops.winningOp(in: object, key: key, at: clock)!, at: clock)
         }
     }
 
@@ -40,7 +40,7 @@ extension DocumentState {
         guard !object.kind.isSequence else { throw .wrongObjectType(obj, object.kind.publicType, operation: "mapEntries") }
         let clock = try clock(heads)
         return ops.visibleKeys(in: object, at: clock).map { key in
-            (key.string, ops.value(of: ops.visibleOps(in: object, key: key, at: clock).last!, at: clock))
+            (key.string, ops.value(of: ops.winningOp(in: object, key: key, at: clock)!, at: clock))
         }
     }
 

@@ -7,13 +7,25 @@ extension OpSet {
         return ops.filter(\.isVisible)
     }
 
+    /// The op that gives `key` its value (the last visible one, now or at
+    /// `clock`), or nil if the key has none.
+    ///
+    /// Read from the newest op back: the winner is nearly always the last,
+    /// and each op read is a copy (a key overwritten a thousand times was
+    /// a thousand copies per read).
+    func winningOp(in object: ObjectState, key: MapKey, at clock: Clock?) -> Op? {
+        object.entries[key].flatMap { Self.winningOp(of: $0, at: clock) }
+    }
+
+    private static func winningOp(of ops: KeyOps, at clock: Clock?) -> Op? {
+        for op in ops.reversed() where clock.map({ op.isVisible(at: $0) }) ?? op.isVisible { return op }
+        return nil
+    }
+
     /// The keys with a visible value, sorted by UTF-8 bytes.
     func visibleKeys(in object: ObjectState, at clock: Clock?) -> [MapKey] {
         var keys: [MapKey] = []
-        for (key, ops) in object.entries {
-            let visible = clock.map { clock in ops.contains { $0.isVisible(at: clock) } } ?? ops.contains(where: \.isVisible)
-            if visible { keys.append(key) }
-        }
+        for (key, ops) in object.entries where Self.winningOp(of: ops, at: clock) != nil { keys.append(key) }
         keys.sort()
         return keys
     }
