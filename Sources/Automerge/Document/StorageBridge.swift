@@ -80,21 +80,18 @@ enum StorageBridge {
                         lastSequence[actor] += 1
                         authors.append(author)
                     }
-                    // The rebuild laid each change's message and extra bytes
-                    // out as the history keeps them: the history adopts its
-                    // bytes, and rebuilds the chunks from the stored
-                    // document chunk if they are asked for.
+                    // The rebuild laid each change out as the history keeps it
+                    // (chunk, message, extra bytes): the history adopts its bytes.
                     state.history.addLoaded(
                         count: rows.count, hash: { rows[$0].hash },
                         heads: changes.heads,
-                        bytes: changes.bytes, deferred: deferredChunks(of: changes)
+                        bytes: changes.bytes
                     ) { row in
                         ChangeEntry(
                             hash: rows[row].hash, actor: authors[row], sequence: metadata[row].sequence,
                             startOp: rows[row].startOp, maxOp: rows[row].maxOp, time: metadata[row].time,
                             message: metadata[row].changeMessage, dependencyIndices: metadata[row].dependencies,
-                            extraBytes: metadata[row].extraBytes,
-                            bytes: .deferred(metadataAt: rows[row].location, byteCount: rows[row].byteCount))
+                            extraBytes: metadata[row].extraBytes, bytes: .stored(rows[row].location, byteCount: rows[row].byteCount))
                     }
                 }
             }
@@ -108,26 +105,6 @@ enum StorageBridge {
         }
         state.lastEncodedHeads = state.history.heads
         return state
-    }
-}
-
-extension StorageBridge {
-    /// The chunks of `changes`, rebuilt from their stored document chunk
-    /// when first asked for. The chunk loaded once, so it decodes again,
-    /// with the hashes that load computed (debug builds check them).
-    static func deferredChunks(of changes: ReconstructedChanges) -> DeferredChangeChunks {
-        guard let source = changes.source else { preconditionFailure("a load defers its chunks") }
-        return DeferredChangeChunks(count: changes.count, sourceByteCount: source.count) { hashAt in
-            let rebuilt: ReconstructedChanges
-            do {
-                rebuilt = try StorageFile.rebuildChanges(ofLoadedDocument: source, knownHashes: hashAt)
-            } catch {
-                preconditionFailure("a loaded document chunk decodes again: \(error)")
-            }
-            assert(rebuilt.indices.allSatisfy { (try? ChunkFraming.split(Array(rebuilt[$0].bytes)))?.first?.changeHash == hashAt($0) },
-                   "a document chunk rebuilds the changes it loaded")
-            return DeferredChangeChunks.Rebuilt(store: rebuilt.bytes, spans: rebuilt.chunkSpans)
-        }
     }
 }
 

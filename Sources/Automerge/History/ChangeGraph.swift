@@ -15,10 +15,6 @@ struct ChangeGraph: Sendable {
     /// indices by sequence number - 1.
     private var byActor: [[Int]] = []
     private(set) var heads: Set<ChangeHash> = []
-    /// The chunks of a loaded document's changes, the first records, kept
-    /// in the document chunk they were loaded from until asked for: their
-    /// records' locations are those of their messages and extra bytes.
-    private var deferred: DeferredChangeChunks?
 
     var count: Int { records.count }
 
@@ -31,37 +27,18 @@ struct ChangeGraph: Sendable {
     func record(_ hash: ChangeHash) -> ChangeRecord? { index(of: hash).map { records[$0] } }
 
     /// The uncompressed change chunk of `record`.
-    func bytes(of record: ChangeRecord) -> ArraySlice<UInt8> {
-        if let deferred, let index = deferredIndex(of: record, in: deferred) {
-            return records.withUnsafeBufferPointer { records in deferred.chunk(at: index) { records[$0].hash } }
-        }
-        return bytes[record.location, count: Int(record.byteCount)]
-    }
-
-    /// The record index of `record` if its chunk is deferred.
-    private func deferredIndex(of record: ChangeRecord, in deferred: DeferredChangeChunks) -> Int? {
-        let index = byActor[Int(record.actor)][Int(record.sequence) - 1]
-        return index < deferred.count ? index : nil
-    }
-
-    /// How many bytes of `record`'s chunk the store holds before its message.
-    private func storedChunkByteCount(of record: ChangeRecord) -> Int {
-        if let deferred, deferredIndex(of: record, in: deferred) != nil { return 0 }
-        return Int(record.byteCount)
-    }
+    func bytes(of record: ChangeRecord) -> ArraySlice<UInt8> { bytes[record.location, count: Int(record.byteCount)] }
 
     /// The message of `record`.
     func message(of record: ChangeRecord) -> String? {
         guard record.messageByteCount != ChangeRecord.noMessage else { return nil }
-        let chunkByteCount = storedChunkByteCount(of: record)
-        let all = bytes[record.location, count: chunkByteCount + Int(record.messageByteCount)]
-        return String(decoding: all.dropFirst(chunkByteCount), as: UTF8.self)
+        let all = bytes[record.location, count: Int(record.byteCount) + Int(record.messageByteCount)]
+        return String(decoding: all.dropFirst(Int(record.byteCount)), as: UTF8.self)
     }
 
     /// The extra bytes of `record` (the bytes after its columns).
     func extraBytes(of record: ChangeRecord) -> ArraySlice<UInt8> {
-        let skipped = storedChunkByteCount(of: record)
-            + (record.messageByteCount == ChangeRecord.noMessage ? 0 : Int(record.messageByteCount))
+        let skipped = Int(record.byteCount) + (record.messageByteCount == ChangeRecord.noMessage ? 0 : Int(record.messageByteCount))
         return bytes[record.location, count: skipped + Int(record.extraByteCount)].dropFirst(skipped)
     }
 
@@ -85,7 +62,7 @@ struct ChangeGraph: Sendable {
     /// The heap bytes of the records and what they keep here.
     var byteCount: Int {
         records.capacity * MemoryLayout<ChangeRecord>.stride + index.byteCount + bytes.byteCount
-            + dependencyList.capacity * MemoryLayout<UInt32>.stride + (deferred?.byteCount ?? 0)
+            + dependencyList.capacity * MemoryLayout<UInt32>.stride
     }
 
     /// The last sequence number of `actor` (0 if none).
@@ -134,7 +111,7 @@ struct ChangeGraph: Sendable {
         switch entry.bytes {
         case .chunk(let chunk):
             (location, byteCount) = (bytes.append(chunk, message: entry.message, extraBytes: entry.extraBytes), chunk.count)
-        case .stored(let stored, let count), .deferred(metadataAt: let stored, byteCount: let count):
+        case .stored(let stored, let count):
             (location, byteCount) = (stored, count)
         }
         return ChangeRecord(
@@ -149,19 +126,15 @@ struct ChangeGraph: Sendable {
     /// `count` changes in order (each after its dependencies), change `i`
     /// being `entry(i)` with hash `hash(i)`, and the heads they make; the
     /// history's bytes start as `bytes`, where entries given as
-    /// ``ChangeEntry/Bytes/stored(_:byteCount:)`` or
-    /// ``ChangeEntry/Bytes/deferred(metadataAt:byteCount:)`` are, the
-    /// latter's chunks being `deferred`'s. A
+    /// ``ChangeEntry/Bytes/stored(_:byteCount:)`` are. A
     /// long history builds its hash index on a second core while its
     /// records go in, and takes its heads as given: kept change by change,
     /// they cost two hash-set operations per change.
     mutating func addLoaded(
         count: Int, hash: (Int) -> ChangeHash, heads loadedHeads: some Sequence<ChangeHash>,
-        bytes loadedBytes: ChangeByteStore, deferred: DeferredChangeChunks? = nil, entry: (Int) -> ChangeEntry
+        bytes loadedBytes: ChangeByteStore, entry: (Int) -> ChangeEntry
     ) {
         precondition(records.isEmpty, "a loaded document's history starts empty")
-        precondition(deferred.map { $0.count == count } ?? true, "the deferred chunks are the loaded changes'")
-        self.deferred = deferred
         var loadedIndex = index, added = records, actors = byActor, store = loadedBytes, list = dependencyList
         (index, records, byActor, bytes, dependencyList) = (ChangeHashIndex(), [], [], ChangeByteStore(), [])
         func fillIndex() {

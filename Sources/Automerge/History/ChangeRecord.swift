@@ -11,9 +11,7 @@ struct ChangeRecord: Sendable {
     let hash: ChangeHash
     let actor: UInt32
     /// Where the change's bytes are in the graph's byte store: the
-    /// uncompressed change chunk, then its message's UTF-8, then its extra
-    /// bytes (the chunk left out where the graph defers it, see
-    /// ``DeferredChangeChunks``).
+    /// uncompressed change chunk, then its message's UTF-8, then its extra bytes.
     let location: ChangeByteStore.Location
     let byteCount: UInt32
     /// The length of the message's UTF-8, or ``noMessage``.
@@ -58,9 +56,5 @@ struct ChangeEntry {
         /// message and its extra bytes (a load's rebuilt changes, see
         /// ``ChangeGraph/addLoaded(count:hash:heads:bytes:entry:)``).
         case stored(ChangeByteStore.Location, byteCount: Int)
-        /// Kept by the history's ``DeferredChangeChunks`` (`byteCount`
-        /// bytes long), its message and extra bytes already in the store
-        /// at `metadataAt`.
-        case deferred(metadataAt: ChangeByteStore.Location, byteCount: Int)
     }
 }

@@ -1,5 +1,3 @@
-import Crypto
-
 /// Change chunks (type 1) and compressed change chunks (type 2).
 ///
 /// Contents: deps (uLEB count + 32-byte hashes) | author (uLEB length +
@@ -103,51 +101,6 @@ enum ChangeChunk {
             out.append(contentsOf: rest)
         }
         return EncodedChange(bytes: bytes, hash: hash)
-    }
-
-    /// The length of the change chunk of `dependencyCount` dependencies and
-    /// `restCount` more bytes of contents, and of its contents.
-    static func chunkByteCount(dependencyCount: Int, restCount: Int) -> (chunk: Int, contents: Int) {
-        let contents = LEB128.unsignedSize(UInt64(dependencyCount)) + 32 * dependencyCount + restCount
-        return (ChunkFraming.magic.count + 4 + 1 + LEB128.unsignedSize(UInt64(contents)) + contents, contents)
-    }
-
-    /// Appends the change chunk ``encode(dependencies:contentsAfterDependencies:)``
-    /// writes, whose hash is known to be `hash` (a change rebuilt a second
-    /// time): nothing is hashed.
-    static func append(
-        hash: ChangeHash, dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>,
-        to out: inout [UInt8]
-    ) {
-        let length = chunkByteCount(dependencyCount: dependencies.count, restCount: rest.count).contents
-        out.append(contentsOf: ChunkFraming.magic)
-        // The checksum: the hash's first four bytes.
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: hash.w0 >> 32).bigEndian) { out.append(contentsOf: $0) }
-        out.append(ChunkType.change.rawValue)
-        LEB128.appendUnsigned(UInt64(length), to: &out)
-        LEB128.appendUnsigned(UInt64(dependencies.count), to: &out)
-        for dependency in dependencies { dependency.append(to: &out) }
-        out.append(contentsOf: rest)
-    }
-
-    /// The hash and chunk length of the change ``encode(dependencies:contentsAfterDependencies:)``
-    /// would write, without writing it: the type, length and dependencies
-    /// go through `scratch` (kept between calls), the rest is hashed where it lies.
-    static func hash(
-        dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>, scratch: inout [UInt8]
-    ) -> (hash: ChangeHash, chunkByteCount: Int) {
-        let length = LEB128.unsignedSize(UInt64(dependencies.count)) + 32 * dependencies.count + rest.count
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(ChunkType.change.rawValue)
-        LEB128.appendUnsigned(UInt64(length), to: &scratch)
-        let headerByteCount = ChunkFraming.magic.count + 4 + scratch.count
-        LEB128.appendUnsigned(UInt64(dependencies.count), to: &scratch)
-        for dependency in dependencies { dependency.append(to: &scratch) }
-        var hasher = SHA256()
-        scratch.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        rest.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        let hash = hasher.finalize().withUnsafeBytes { ChangeHash(bytes: $0) }
-        return (hash, headerByteCount + length)
     }
 
     // MARK: Decoding

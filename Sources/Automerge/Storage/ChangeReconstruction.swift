@@ -24,11 +24,6 @@
 /// change's chunk, message and extra bytes end to end in one byte store
 /// (laid out as a ``ChangeGraph`` keeps them, which adopts the store), so
 /// that a long history's rebuild does not hold a heap block per change.
-///
-/// A load keeps the chunks only to hash them (``keepsChunks`` false): the
-/// store then holds messages and extra bytes, and ``source`` the stored
-/// document chunk that rebuilds the chunks when they are asked for (see
-/// ``DeferredChangeChunks``).
 struct ReconstructedChanges: RandomAccessCollection, Sendable {
     /// What a change needs beside its bytes.
     struct Row: Sendable {
@@ -37,35 +32,21 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
         /// The counter of the change's last op (startOp - 1 when it has none).
         let maxOp: UInt64
         /// Where the chunk starts in ``bytes``; its message's UTF-8 and its
-        /// extra bytes follow it. Without ``keepsChunks``, where the
-        /// message starts.
+        /// extra bytes follow it.
         let location: ChangeByteStore.Location
-        /// The length of the chunk (kept or not).
         let byteCount: Int
     }
 
-    /// Whether ``bytes`` holds each change's chunk before its message.
-    let keepsChunks: Bool
-    /// Without ``keepsChunks``: the document chunk as stored, which
-    /// rebuilds the changes with their chunks.
-    let source: [UInt8]?
     private(set) var rows: [Row] = []
     private(set) var bytes = ChangeByteStore()
     /// The changes no other change depends on, sorted (those the document
     /// stores, once the rebuild has checked them).
     fileprivate(set) var heads: [ChangeHash] = []
 
-    /// Changes with their chunks, or (with `source`) without.
-    init(deferringChunksTo source: [UInt8]? = nil) {
-        self.keepsChunks = source == nil
-        self.source = source
-    }
-
     var startIndex: Int { rows.startIndex }
     var endIndex: Int { rows.endIndex }
 
     subscript(index: Int) -> ReconstructedChange {
-        precondition(keepsChunks, "the chunks of these changes were not kept")
         let row = rows[index]
         return ReconstructedChange(hash: row.hash, startOp: row.startOp, maxOp: row.maxOp,
                                    bytes: bytes[row.location, count: row.byteCount])
@@ -75,36 +56,8 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
 
     /// Adds a change: its chunk, then its message and extra bytes.
     mutating func append(_ encoded: EncodedChange, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
-        precondition(keepsChunks, "these changes keep no chunks")
         let location = bytes.append(encoded.bytes, message: message, extraBytes: extraBytes)
         rows.append(Row(hash: encoded.hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: encoded.bytes.count))
-    }
-
-    /// Adds a change rebuilt a second time, whose hash is known: its chunk
-    /// (written straight into the store), then its message and extra bytes.
-    mutating func append(
-        hash: ChangeHash, dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>,
-        startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]
-    ) {
-        precondition(keepsChunks, "these changes keep no chunks")
-        let byteCount = ChangeChunk.chunkByteCount(dependencyCount: dependencies.count, restCount: rest.count).chunk
-        let location = bytes.append(byteCount: byteCount, message: message, extraBytes: extraBytes) { out in
-            ChangeChunk.append(hash: hash, dependencies: dependencies, contentsAfterDependencies: rest, to: &out)
-        }
-        rows.append(Row(hash: hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: byteCount))
-    }
-
-    /// Adds a change whose chunk is not kept (of `byteCount` bytes): its message and extra bytes.
-    mutating func append(hash: ChangeHash, byteCount: Int, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
-        precondition(!keepsChunks, "these changes keep their chunks")
-        let location = bytes.append([], message: message, extraBytes: extraBytes)
-        rows.append(Row(hash: hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: byteCount))
-    }
-
-    /// The kept chunks, each change's span in ``bytes``.
-    var chunkSpans: [(location: ChangeByteStore.Location, byteCount: Int)] {
-        precondition(keepsChunks, "the chunks of these changes were not kept")
-        return rows.map { ($0.location, $0.byteCount) }
     }
 }
 
@@ -170,33 +123,22 @@ enum ChangeReconstruction {
     }
 
     /// Rebuilds the changes of `document` in change-row order and checks that
-    /// they produce the stored heads (unless `verifyHeads` is false). With
-    /// `source` (the document chunk as stored), the chunks are hashed and
-    /// not kept (see ``ReconstructedChanges``). With `knownHashes` (change
-    /// `i`'s hash, from an earlier rebuild of the same document), the chunks
-    /// are written with those hashes and nothing is hashed or verified.
-    static func reconstruct(
-        _ document: StoredDocument, verifyHeads: Bool = true, deferringChunksTo source: [UInt8]? = nil,
-        knownHashes: ((Int) -> ChangeHash)? = nil
-    ) throws(LoadError) -> ReconstructedChanges {
+    /// they produce the stored heads (unless `verifyHeads` is false).
+    static func reconstruct(_ document: StoredDocument, verifyHeads: Bool = true) throws(LoadError) -> ReconstructedChanges {
         var statistics = OpIdTable.Statistics()
-        return try reconstruct(document, verifyHeads: verifyHeads, deferringChunksTo: source, knownHashes: knownHashes,
-                               statistics: &statistics)
+        return try reconstruct(document, verifyHeads: verifyHeads, statistics: &statistics)
     }
 
-    /// ``reconstruct(_:verifyHeads:deferringChunksTo:knownHashes:)``, adding the size
-    /// and work of its op id tables to `statistics` (for the tests that bound them).
+    /// ``reconstruct(_:verifyHeads:)``, adding the size and work of its op
+    /// id tables to `statistics` (for the tests that bound them).
     static func reconstruct(
-        _ document: StoredDocument, verifyHeads: Bool, deferringChunksTo source: [UInt8]? = nil,
-        knownHashes: ((Int) -> ChangeHash)? = nil, statistics: inout OpIdTable.Statistics
+        _ document: StoredDocument, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
     ) throws(LoadError) -> ReconstructedChanges {
-        precondition(source == nil || knownHashes == nil, "known hashes are for rebuilding the chunks")
-        return try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
+        try document.ops.rows.withUnsafeBufferPointer { ops throws(LoadError) in
             try document.ops.groupIds.withUnsafeBufferPointer { groupIds throws(LoadError) in
                 try document.ops.valueBytes.withUnsafeBufferPointer { valueBytes throws(LoadError) in
-                    try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes,
-                                    verifyHeads: verifyHeads && knownHashes == nil, knownHashes: knownHashes,
-                                    into: ReconstructedChanges(deferringChunksTo: source), statistics: &statistics)
+                    try reconstruct(document, ops: ops, groupIds: groupIds, valueBytes: valueBytes, verifyHeads: verifyHeads,
+                                    statistics: &statistics)
                 }
             }
         }
@@ -207,8 +149,7 @@ enum ChangeReconstruction {
     /// they were decoded from.
     private static func reconstruct(
         _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOpRows.Row>, groupIds: UnsafeBufferPointer<StoredOpId>,
-        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, knownHashes: ((Int) -> ChangeHash)?,
-        into empty: ReconstructedChanges, statistics: inout OpIdTable.Statistics
+        valueBytes: UnsafeBufferPointer<UInt8>, verifyHeads: Bool, statistics: inout OpIdTable.Statistics
     ) throws(LoadError) -> ReconstructedChanges {
         let actorCount = document.actors.count
         try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
@@ -380,36 +321,18 @@ enum ChangeReconstruction {
             predecessorStart: predecessorStart, orderedRefs: orderedRefs, changeStart: changeStart, startOps: startOps)
         let count = document.changes.count
         let middle = count >= Self.changesEncodedInParallel ? count * 3 / 7 : count
-        var result = empty
+        var result = ReconstructedChanges()
         result.reserveCapacity(count)
         // The hashes in row order, for the dependencies and the heads.
         var hashes = [ChangeHash]()
         hashes.reserveCapacity(count)
-        var scratch = [UInt8]()
         document.changes.withUnsafeBufferPointer { metadata in
             func rebuild(_ index: Int, from encoded: EncodedChangeContents, at local: Int) {
-                let dependencies = metadata[index].dependencies.lazy.map { hashes[$0] }
-                let contents = encoded.contentsAfterDependencies(of: local)
-                let (startOp, maxOp, message) = (startOps[index], metadata[index].maxOp, metadata[index].changeMessage)
-                if let knownHashes {
-                    let hash = knownHashes(index)
-                    hashes.append(hash)
-                    result.append(hash: hash, dependencies: dependencies, contentsAfterDependencies: contents,
-                                  startOp: startOp, maxOp: maxOp, message: message, extraBytes: metadata[index].extraBytes)
-                    return
-                }
-                guard result.keepsChunks else {
-                    // Hashed where the contents lie: no chunk is written.
-                    let (hash, byteCount) = ChangeChunk.hash(dependencies: dependencies, contentsAfterDependencies: contents,
-                                                             scratch: &scratch)
-                    hashes.append(hash)
-                    result.append(hash: hash, byteCount: byteCount, startOp: startOp, maxOp: maxOp, message: message,
-                                  extraBytes: metadata[index].extraBytes)
-                    return
-                }
-                let change = ChangeChunk.encode(dependencies: Array(dependencies), contentsAfterDependencies: contents)
+                let change = ChangeChunk.encode(dependencies: metadata[index].dependencies.map { hashes[$0] },
+                                                contentsAfterDependencies: encoded.contentsAfterDependencies(of: local))
                 hashes.append(change.hash)
-                result.append(change, startOp: startOp, maxOp: maxOp, message: message, extraBytes: metadata[index].extraBytes)
+                result.append(change, startOp: startOps[index], maxOp: metadata[index].maxOp,
+                              message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
             }
             guard middle < count else {
                 let all = encoder.encode(0..<count)

@@ -106,22 +106,6 @@ enum StorageFile {
         return (decoded, built)
     }
 
-    /// The changes of a document chunk (`bytes`, the chunk as stored) that
-    /// loaded before, rebuilt with their chunks: change `i`'s hash is
-    /// `knownHashes(i)`, as that load computed it, so nothing is hashed.
-    static func rebuildChanges(
-        ofLoadedDocument bytes: [UInt8], knownHashes: (Int) -> ChangeHash
-    ) throws(LoadError) -> ReconstructedChanges {
-        let chunks = try ChunkFraming.split(bytes)
-        guard chunks.count == 1, chunks[0].type == .document else {
-            throw .unexpectedChunkType(expected: ChunkType.document.rawValue, found: chunks.first?.type.rawValue ?? 0)
-        }
-        let document = try DocumentChunk.decode(try DocumentChunk.sections(of: chunks[0]))
-        return try withoutActuallyEscaping(knownHashes) { knownHashes throws(LoadError) in
-            try ChangeReconstruction.reconstruct(document, verifyHeads: false, knownHashes: knownHashes)
-        }
-    }
-
     /// Decodes one chunk.
     static func decode(_ chunk: Chunk, verifyHeads: Bool = true, limits: DecodeLimits = .default) throws(LoadError) -> DecodedChunk {
         switch chunk.type {
@@ -153,15 +137,9 @@ enum StorageFile {
             defer { sections = nil }
             return try DocumentChunk.decode(sections!, feed: feed)
         }
-        // A load (a build given) keeps the stored chunk, not the rebuilt
-        // change chunks (see ``DeferredChangeChunks``).
-        let source = build == nil ? nil : Array(chunk.stored)
-        func rebuild(_ document: StoredDocument) throws(LoadError) -> ReconstructedChanges {
-            try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads, deferringChunksTo: source)
-        }
         func checkAndRebuild(_ document: StoredDocument) throws(LoadError) -> ReconstructedChanges {
             try MarkOrderValidation.validate(document)
-            return try rebuild(document)
+            return try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads)
         }
         guard let build, let rows, rows >= concurrentBuildThreshold else {
             let document = try decode()
@@ -172,7 +150,7 @@ enum StorageFile {
             let document = try decode()
             try MarkOrderValidation.validate(document)
             let (changes, built) = Concurrently.run({
-                Result { () throws(LoadError) in try rebuild(document) }
+                Result { () throws(LoadError) in try ChangeReconstruction.reconstruct(document, verifyHeads: verifyHeads) }
             }, { build(.finished(document)) })
             return (.document(document, changes: try changes.get()), built)
         }

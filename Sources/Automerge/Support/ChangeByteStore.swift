@@ -26,15 +26,7 @@ struct ChangeByteStore: Sendable {
     /// Appends a change's bytes, its message's UTF-8 and its extra bytes
     /// end to end, in one block; returns where they start.
     mutating func append(_ bytes: [UInt8], message: String?, extraBytes: [UInt8]) -> Location {
-        append(byteCount: bytes.count, message: message, extraBytes: extraBytes) { $0.append(contentsOf: bytes) }
-    }
-
-    /// Appends `byteCount` bytes that `write` appends, then a message's
-    /// UTF-8 and extra bytes, end to end in one block; returns where they start.
-    mutating func append(
-        byteCount: Int, message: String?, extraBytes: [UInt8], write: (inout [UInt8]) -> Void
-    ) -> Location {
-        let count = byteCount + (message?.utf8.count ?? 0) + extraBytes.count
+        let count = bytes.count + (message?.utf8.count ?? 0) + extraBytes.count
         precondition(count <= Int(UInt32.max), "change too large")
         if !tail.isEmpty, tail.count + count > Self.blockSize {
             full.append(tail)
@@ -43,8 +35,7 @@ struct ChangeByteStore: Sendable {
         }
         precondition(full.count < Int(UInt32.max), "change store full")
         let location = Location(block: UInt32(full.count), offset: UInt32(tail.count))
-        write(&tail)
-        precondition(tail.count - Int(location.offset) == byteCount, "wrote the bytes announced")
+        tail.append(contentsOf: bytes)
         if let message { tail.append(contentsOf: message.utf8) }
         tail.append(contentsOf: extraBytes)
         return location

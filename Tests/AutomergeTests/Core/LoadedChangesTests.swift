@@ -2,13 +2,13 @@ import Foundation
 import Testing
 @testable import Automerge
 
-// A loaded document keeps its changes' hashes and metadata and rebuilds
-// the change chunks from the stored document chunk when they are first
-// asked for (DeferredChangeChunks). Whatever reads them must get the bytes
-// the changes were made with, whichever call comes first, from forks too.
+// A loaded document's changes are rebuilt from its document chunk's rows.
+// Whatever reads them (change(hash:), encodeChangesSince, forkAt, a merge
+// into another document, sync) must get the bytes the changes were made
+// with, from forks too and from several threads at once.
 
-@Suite("Deferred change chunks")
-struct DeferredChangeChunksTests {
+@Suite("Changes of a loaded document")
+struct LoadedChangesTests {
     /// A document of three actors, with messages, times, a text, a list,
     /// counters and deletes, merged back and forth.
     static func original() throws -> Document {
@@ -74,8 +74,8 @@ struct DeferredChangeChunksTests {
         for hash in original.getHistory() { #expect(peer.change(hash: hash)?.bytes == original.change(hash: hash)?.bytes) }
     }
 
-    @Test("forks of a loaded document read the same chunks, at once from several threads")
-    func forksShareTheRebuild() async throws {
+    @Test("forks of a loaded document read the same changes, at once from several threads")
+    func forksReadTheSameChanges() async throws {
         let original = try Self.original()
         let expected = try original.encodeChangesSince(heads: [])
         let loaded = try Document(original.save())
@@ -89,27 +89,5 @@ struct DeferredChangeChunksTests {
         #expect(results[0]!.starts(with: expected) && results[0]!.count > expected.count)
         for index in 1..<forks.count { #expect(results[index] == expected) }
         #expect(try loaded.encodeChangesSince(heads: []) == expected)
-    }
-
-    @Test("a load keeps messages and extra bytes, not the chunks, and the stored chunk rebuilds them")
-    func loadDefersTheChunks() throws {
-        let saved = [UInt8](try Self.original().save())
-        let loaded = try StorageFile.decode(saved, buildingFromLeadingDocument: { _ in Result<Int, LoadError>.success(0) })
-        guard case .document(_, let deferred)? = loaded.chunks.first, let source = deferred.source else {
-            Issue.record("a load's document chunk defers its chunks")
-            return
-        }
-        #expect(!deferred.keepsChunks && source == saved)
-        guard case .document(_, let kept)? = try StorageFile.decode(saved).first else {
-            Issue.record("the file starts with a document chunk")
-            return
-        }
-        #expect(kept.keepsChunks)
-        #expect(deferred.rows.map(\.hash) == kept.rows.map(\.hash))
-        #expect(deferred.rows.map(\.byteCount) == kept.rows.map(\.byteCount))
-        let chunkBytes = kept.reduce(0) { $0 + $1.bytes.count }
-        #expect(deferred.bytes.byteCount < kept.bytes.byteCount - chunkBytes / 2, "the chunks are not in the load's store")
-        let rebuilt = StorageBridge.deferredChunks(of: deferred)
-        for index in kept.indices { #expect(rebuilt.chunk(at: index) { kept[$0].hash } == kept[index].bytes) }
     }
 }
