@@ -7,7 +7,8 @@
 // pages, for `automerge bench memory`; with --load-stats, one line with the
 // load's time, the process's peak resident memory and whether the load
 // succeeded, for `automerge bench hostile`; with --breakdown, the
-// document's main structures too (Document.memoryBreakdown). It is its own executable so that the
+// document's main structures too (Document.memoryBreakdown), the
+// allocator's figures, and which mapped files the file pages grew in. It is its own executable so that the
 // process holds the library and nothing else: the CLI links Foundation (with
 // ICU) and the argument parser, which the document's footprint should not be
 // charged with. What the library links is what a server using it pays.
@@ -130,7 +131,7 @@ do {
         glibcMallocStats()
         #endif
         let fileGrowth = residentKilobytesByFile().map { ($0.key, $0.value - filesBefore[$0.key, default: 0]) }
-        for (file, kilobytes) in fileGrowth.sorted(by: { $0.1 > $1.1 }).prefix(12) where kilobytes != 0 {
+        for (file, kilobytes) in fileGrowth.sorted(by: { $0.1 > $1.1 }).prefix(6) where kilobytes > 0 {
             print("    \(file.split(separator: "/").last ?? ""): \(megabytes(Double(kilobytes) / 1024))")
         }
         for (part, bytes) in document.memoryBreakdown() { print("  \(part): \(megabytes(Double(bytes) / 1_048_576))") }
