@@ -57,7 +57,7 @@ let package = Package(
             path: "Fuzz/AutomergeFuzzing"
         ),
         // Loads one document in a process holding only the library, for `automerge bench memory`.
-        .executableTarget(name: "AutomergeMemoryProbe", dependencies: ["Automerge"]),
+        .executableTarget(name: "AutomergeMemoryProbe", dependencies: ["Automerge", "CSystemHeap"]),
         .executableTarget(
             name: "AutomergeCLI",
             dependencies: [

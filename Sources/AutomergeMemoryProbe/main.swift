@@ -20,13 +20,8 @@ import FoundationEssentials
 import Foundation
 #endif
 #if canImport(Glibc)
+import CSystemHeap
 import Glibc
-
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
-
-@_silgen_name("malloc_stats")
-private func glibcMallocStats()
 #endif
 
 /// Current resident memory in MB, from /proc (0 where unavailable).
@@ -42,24 +37,25 @@ func megabytes(_ value: Double) -> String {
     return "\(tenths / 10).\(tenths % 10) MB"
 }
 
-/// The process's peak resident memory in MB, from /proc (0 where unavailable).
-func peakResidentMegabytes() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-    return kilobytes / 1024
+/// The fields `names` (such as `VmHWM:`) of /proc/self/status, read
+/// once, in MB (0 for a field or a file that is not there).
+func statusMegabytes(_ names: String...) -> [Double] {
+    let lines = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?.split(separator: "\n") ?? []
+    return names.map { name in
+        guard let line = lines.first(where: { $0.hasPrefix(name) }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes / 1024
+    }
 }
+
+/// The process's peak resident memory in MB.
+func peakResidentMegabytes() -> Double { statusMegabytes("VmHWM:")[0] }
 
 /// Resident memory in MB split as /proc reports it: anonymous pages (the
 /// heap and stacks) and file pages (code and mapped files).
 func residentParts() -> (anonymous: Double, file: Double) {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
-    func field(_ name: String) -> Double {
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes / 1024
-    }
-    return (field("RssAnon:"), field("RssFile:"))
+    let parts = statusMegabytes("RssAnon:", "RssFile:")
+    return (parts[0], parts[1])
 }
 
 /// Resident KB of each mapped file (code and data of the executable and
@@ -108,14 +104,14 @@ do {
     let partsBefore = residentParts()
     let filesBefore = breakdown ? residentKilobytesByFile() : [:]
     #if canImport(Glibc)
-    if breakdown { glibcMallocStats() }  // the heap before, to compare with the one after
+    if breakdown { malloc_stats() }  // the heap before, to compare with the one after
     #endif
     let document = try Document(bytes)
     let after = residentMegabytes()
     // What the document itself keeps: the heap that loading used and freed
     // goes back to the system (glibc keeps it otherwise).
     #if canImport(Glibc)
-    _ = glibcMallocTrim(0)
+    _ = malloc_trim(0)
     #endif
     let kept = residentMegabytes()
     print("resident \(megabytes(after)) after load, \(megabytes(kept)) once freed memory is returned "
@@ -128,7 +124,7 @@ do {
         // The allocator's own figures (to stderr): heap in use against the
         // heap it holds tells live data from fragmentation.
         #if canImport(Glibc)
-        glibcMallocStats()
+        malloc_stats()
         #endif
         let fileGrowth = residentKilobytesByFile().map { ($0.key, $0.value - filesBefore[$0.key, default: 0]) }
         for (file, kilobytes) in fileGrowth.sorted(by: { $0.1 > $1.1 }).prefix(6) where kilobytes > 0 {

@@ -175,7 +175,9 @@ struct OpColumnWriter {
 
     /// Appends the bytes of the columns ``finish(layout:)`` listed to `data`,
     /// in the same order, then empties the writer for the next rows, keeping
-    /// its buffers.
+    /// its buffers. It finishes the columns a second time, which changes
+    /// nothing: every encoder's `finish` leaves it finished, and finishing
+    /// it again returns the same bytes.
     mutating func appendFinishedColumns(to data: inout [UInt8]) {
         finishColumns { _, bytes in
             if !bytes.isEmpty { data.append(contentsOf: bytes) }
