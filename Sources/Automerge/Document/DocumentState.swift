@@ -108,10 +108,22 @@ struct DocumentState: Sendable {
     }
 
     /// Closes the open transaction, adding `change` (its ``pendingChange(message:time:)``) to the history.
+    ///
+    /// A queued change by the same actor with the same sequence number is
+    /// dropped: it can never apply now, and a save that kept it beside the
+    /// commit would write a file no load accepts (Rust keeps it, and its
+    /// save then fails to load with a duplicate sequence number).
     mutating func commit(_ change: PendingChange?) {
         transaction = nil
         guard let change else { return }
         addToHistory(change.header, maxOp: change.maxOp, hash: change.hash, bytes: change.bytes, actor: change.actor)
+        dropQueuedChanges(takenBy: change)
+    }
+
+    private mutating func dropQueuedChanges(takenBy change: PendingChange) {
+        guard !queue.isEmpty else { return }
+        let author = ops.actors[change.actor]
+        queue.removeAll { $0.stored.sequence == change.header.sequence && $0.stored.actors.first == author }
     }
 
     /// The change a commit of the open transaction would make, made without

@@ -337,4 +337,28 @@ struct FuzzRegressionTests {
         let chunks = try StorageFile.decode(message.changes[0])
         #expect(chunks.count == 1, "the document chunk alone, no orphan after it")
     }
+    /// A queued change (dependencies missing) by the document's own actor
+    /// kept its place when a local commit took its sequence number; the save
+    /// wrote both and failed to load ("duplicate sequence number"). The
+    /// commit now drops the queued change, which could never apply.
+    @Test func localCommitTakesQueuedSequenceNumber() throws {
+        try FuzzTarget.changes.run(try Self.corpusFile("changes", "local-commit-takes-queued-sequence-number"))
+        let missing = ChangeHash(bytes: [UInt8](repeating: 7, count: 32))
+        let doc = Document()
+        doc.actor = Self.author
+        try doc.applyEncodedChanges(encoded: Data(Self.change([Self.op(.map("q"))], dependencies: [missing])))
+        try doc.put(obj: .ROOT, key: "local", value: .Int(1))
+        doc.commitChange()
+        let loaded = try Document(doc.save(compress: false))
+        #expect(loaded.heads() == doc.heads())
+        #expect(try loaded.get(obj: .ROOT, key: "local") == .Scalar(.Int(1)))
+        // Another actor's orphan stays queued across the commit and the save.
+        let other = ActorId(data: Data([0xbb, 0x02]))!
+        let orphan = Self.change([Self.op(.map("o"))], actors: [other], dependencies: [missing])
+        try doc.applyEncodedChanges(encoded: Data(orphan))
+        try doc.put(obj: .ROOT, key: "local", value: .Int(2))
+        doc.commitChange()
+        #expect(doc.save(compress: false).suffix(orphan.count) == Data(orphan))
+        #expect(try Document(doc.save()).heads() == doc.heads())
+    }
 }
