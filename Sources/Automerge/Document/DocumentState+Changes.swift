@@ -32,8 +32,8 @@ extension DocumentState {
     mutating func apply(_ changes: [DecodedChange], committing pending: PendingChange?) throws(AutomergeError) -> [DecodedChange] {
         let plan = try plan(try newChanges(in: changes, pending: pending), pending: pending)
         // Everything has passed: from here on nothing fails.
-        commit(pending)
         queue = plan.queue
+        commit(pending)
         ops.actors = plan.actors
         for change in plan.ready { try applyChecked(change) }
         return plan.ready.map(\.change)

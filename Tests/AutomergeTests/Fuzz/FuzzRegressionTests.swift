@@ -352,6 +352,13 @@ struct FuzzRegressionTests {
         let loaded = try Document(doc.save(compress: false))
         #expect(loaded.heads() == doc.heads())
         #expect(try loaded.get(obj: .ROOT, key: "local") == .Scalar(.Int(1)))
+        // The same when receiving changes is what commits the pending edit.
+        let receiving = Document()
+        receiving.actor = Self.author
+        try receiving.applyEncodedChanges(encoded: Data(Self.change([Self.op(.map("q"))], dependencies: [missing])))
+        try receiving.put(obj: .ROOT, key: "local", value: .Int(1))
+        try receiving.applyEncodedChanges(encoded: Data(Self.change([Self.op(.map("r"))], actors: [ActorId(data: Data([0xcc]))!])))
+        #expect(try Document(receiving.save(compress: false)).heads() == receiving.heads())
         // Another actor's orphan stays queued across the commit and the save.
         let other = ActorId(data: Data([0xbb, 0x02]))!
         let orphan = Self.change([Self.op(.map("o"))], actors: [other], dependencies: [missing])
