@@ -25,6 +25,7 @@ struct ChangeChecker {
     private var newElements: [OpId: Set<OpId>] = [:]
     /// Ops the checked changes put on each property (deletes excluded).
     private var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
+    private var canonicalForm = CanonicalChangeForm()
 
     init(ops: OpSet, known: KnownChanges) {
         self.ops = ops
@@ -156,16 +157,9 @@ struct ChangeChecker {
     }
 
     /// A received change chunk must be byte for byte what a document chunk
-    /// rebuilds for it (actors, predecessors and dependencies in canonical
-    /// order, canonical column encodings, deletes without values). A change
-    /// in any other form would get another hash once saved in a document,
-    /// and the saved document would fail its own heads check on load.
-    private func checkCanonical(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp]) throws(AutomergeError) {
-        let rebuilt = ChangeCodec.encode(
-            CollectionOfOne(changeOps), author: author, sequence: change.stored.sequence, startOp: change.stored.startOp,
-            dependencies: change.stored.dependencies, time: change.stored.time, message: change.stored.message,
-            extraBytes: change.stored.extraBytes, actors: actors)
-        guard rebuilt.encoded.hash == change.hash else {
+    /// rebuilds for it (see ``CanonicalChangeForm``).
+    private mutating func checkCanonical(_ change: DecodedChange, author: UInt32, ops changeOps: [ChangeOp]) throws(AutomergeError) {
+        guard canonicalForm.matches(change, author: author, ops: changeOps, actors: actors) else {
             throw .invalidChange("change \(change.hash) is not in canonical form (a document could not store it as it is)")
         }
     }

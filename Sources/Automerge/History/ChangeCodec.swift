@@ -35,21 +35,32 @@ enum ChangeCodec {
     /// mapped to the change's actor table: the author is actor 0, the other
     /// actors the ops mention follow sorted bytewise.
     struct RowWriter {
-        private let author: UInt32
-        fileprivate let actors: ActorTable
+        private var author: UInt32 = 0
+        fileprivate var actors = ActorTable()
         /// The change's actors after the author, as op-set indices.
-        private let others: [UInt32]
-        private let localActors: LocalActors
+        private var others: [UInt32] = []
+        private var localActors = LocalActors(author: 0, others: [], actorCount: 0)
         fileprivate var writer = OpColumnWriter(kind: .change)
         fileprivate var count = 0
 
         /// `mentioned`: the op-set actors the ops mention in an object, key
         /// or predecessor.
         init(mentioning mentioned: ActorFlags, author: UInt32, actors: ActorTable) {
+            restart(mentioning: mentioned, author: author, actors: actors)
+        }
+
+        /// Rows for no change yet: ``restart(mentioning:author:actors:)`` starts one.
+        init() {}
+
+        /// Starts the rows of another change, keeping the column writer's
+        /// buffers (see ``finishContents(sequence:startOp:dependencies:time:message:extraBytes:to:layout:)``).
+        mutating func restart(mentioning mentioned: ActorFlags, author: UInt32, actors: ActorTable) {
+            assert(count == 0, "rows restarted before their change was finished")
             self.author = author
             self.actors = actors
             others = mentioned.members.filter { $0 != author }.sorted { actors.actorPrecedes($0, $1) }
             localActors = LocalActors(author: author, others: others, actorCount: actors.count)
+            count = 0
         }
 
         /// Kept apart from the writer: a call on the whole writer from its
@@ -71,6 +82,29 @@ enum ChangeCodec {
                 sequence: sequence, startOp: startOp, time: time,
                 message: (message?.isEmpty ?? true) ? nil : message, extraBytes: extraBytes)
             return (header, startOp + UInt64(count) - 1, ChangeChunk.encode(header, opColumns: writer.finish()))
+        }
+
+        /// Appends the contents of the change of the rows appended (what
+        /// its chunk holds after the chunk header) to `contents`, and
+        /// empties the column writer, keeping its buffers. `layout` is
+        /// scratch space.
+        mutating func finishContents(
+            sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash], time: Int64, message: String?,
+            extraBytes: [UInt8], to contents: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]
+        ) {
+            LEB128.appendUnsigned(UInt64(dependencies.count), to: &contents)
+            for dependency in dependencies.sorted() { dependency.append(to: &contents) }
+            layout.removeAll(keepingCapacity: true)
+            writer.finish(layout: &layout)
+            let (actors, others) = (self.actors, self.others)
+            ChangeChunk.appendContentsAfterDependencies(
+                author: actors[author].bytes, sequence: sequence, startOp: startOp, time: time, message: message,
+                otherActors: others.lazy.map { actors[$0].bytes }, extraBytes: extraBytes, to: &contents
+            ) { contents in
+                ColumnLayout.write(layout, to: &contents)
+                writer.appendFinishedColumns(to: &contents)
+            }
+            count = 0
         }
     }
 
@@ -140,7 +174,7 @@ struct LocalActors {
         for (offset, index) in others.enumerated() {
             if index < 64 { near[Int(index)] = offset + 1 } else { distant[index] = offset + 1 }
         }
-        if author < 64 { near[Int(author)] = 0 }
+        if Int(author) < near.count { near[Int(author)] = 0 }
     }
 
     @inline(__always)

@@ -40,6 +40,8 @@ struct Chunk: Sendable {
 
 enum ChunkFraming {
     static let magic: [UInt8] = [0x85, 0x6F, 0x4A, 0x83]
+    /// The bytes of a chunk before its contents' length: magic, checksum, type.
+    static let fixedHeaderSize = 4 + 4 + 1
 
     /// SHA-256(type ‖ uLEB(contents.count) ‖ contents).
     static func digest<C: Collection>(type: UInt8, contents: C) -> [UInt8] where C.Element == UInt8 {
