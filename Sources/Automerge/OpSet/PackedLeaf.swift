@@ -107,6 +107,9 @@ struct PackedLeaf: Sendable {
 
     var count: Int { Int(bytes[0]) }
 
+    /// The number of runs ``forEachRun(_:)`` calls its body with.
+    var runCount: Int { Int(bytes[1]) }
+
     /// The total width of the visible elements.
     var units: Int {
         bytes.withUnsafeBufferPointer { bytes in

@@ -66,7 +66,14 @@ struct PackedRunIndex: Sendable {
     init() {}
 
     init(packedLeavesOf tree: SequenceTree) {
-        var leaf = tree.firstLeaf
+        // Sized exactly: thousands of short texts each keep theirs for good.
+        var leaf = tree.firstLeaf, runs = 0
+        while leaf >= 0 {
+            if tree.nodes[Int(leaf)].isPacked { runs += tree.nodes[Int(leaf)].packed!.runCount }
+            leaf = tree.nodes[Int(leaf)].next
+        }
+        entries.reserveCapacity(runs)
+        leaf = tree.firstLeaf
         while leaf >= 0 {
             if tree.nodes[Int(leaf)].isPacked {
                 let current = leaf
@@ -76,6 +83,7 @@ struct PackedRunIndex: Sendable {
             }
             leaf = tree.nodes[Int(leaf)].next
         }
+        assert(entries.count == runs, "a packed leaf's run count is not its runs")
         entries.sort { ($0.actor, $0.first) < ($1.actor, $1.first) }
     }
 
