@@ -25,18 +25,32 @@ extension OpSet {
                 try loader!.load(window.rows, from: consumed, groupIds: window.groupIds, strings: strings,
                                  valueBytes: window.valueBytes)
                 consumed = window.rows.count
+            case .opsDecoded(let actors, let ops):
+                var rest = try takeLoader(&loader, actors: actors, encoding: encoding, loadingRest: ops, from: consumed)
+                rest.endObjects()
+                return rest.finish(changes: try feed.decodedDocument().changes)
             case .finished(let document):
-                // Rows are fed only when none is an increment: a loader
-                // that took none yet has the increments to find. (Moved
-                // out of the optional, not copied: a second reference
-                // would make every write below copy what it writes to.)
-                var rest = loader ?? RowLoader(actors: document.actors, encoding: encoding)
-                let findsIncrements = loader == nil
-                loader = nil
-                try rest.load(document.ops, from: consumed, findingIncrements: findsIncrements)
+                var rest = try takeLoader(&loader, actors: document.actors, encoding: encoding, loadingRest: document.ops,
+                                          from: consumed)
+                rest.endObjects()
                 return rest.finish(changes: document.changes)
             }
         }
+    }
+
+    /// The loader, or a new one, having loaded the rows of `ops` from
+    /// `start` on. Rows are fed only when none is an increment: a loader
+    /// that took none yet has the increments to find. (Moved out of the
+    /// optional, not copied: a second reference would make every write
+    /// after copy what it writes to.)
+    private static func takeLoader(
+        _ loader: inout RowLoader?, actors: [ActorId], encoding: TextEncoding, loadingRest ops: StoredOpRows, from start: Int
+    ) throws(LoadError) -> RowLoader {
+        var rest = loader ?? RowLoader(actors: actors, encoding: encoding)
+        let findsIncrements = loader == nil
+        loader = nil
+        try rest.load(ops, from: start, findingIncrements: findsIncrements)
+        return rest
     }
 
     /// Builds an op set from document rows taken in order.
@@ -186,8 +200,8 @@ extension OpSet {
         }
 
         /// The op set, once every row is in.
-        consuming func finish(changes: [StoredChangeMetadata]) -> OpSet {
-            for change in changes { opSet.maxOp = max(opSet.maxOp, change.maxOp) }
+        /// Ends the bulk load of every object: packs, indexes and sums them.
+        mutating func endObjects() {
             for index in opSet.objects.indices {
                 if opSet.objects[index].kind.isSequence {
                     opSet.objects[index].sequence.endBulkLoad()
@@ -195,6 +209,12 @@ extension OpSet {
                     opSet.objects[index].entries.packKeys()
                 }
             }
+        }
+
+        /// The op set, its max op raised to the changes' (an empty change
+        /// may end above every op).
+        consuming func finish(changes: [StoredChangeMetadata]) -> OpSet {
+            for change in changes { opSet.maxOp = max(opSet.maxOp, change.maxOp) }
             return opSet
         }
     }

@@ -94,13 +94,32 @@ enum ChangeChunk {
     /// contents (``appendContentsAfterDependencies(author:sequence:startOp:time:message:otherActors:extraBytes:to:writeOpColumns:)``),
     /// written and hashed in one buffer.
     static func encode(dependencies: [ChangeHash], contentsAfterDependencies rest: ArraySlice<UInt8>) -> EncodedChange {
-        let length = LEB128.unsignedSize(UInt64(dependencies.count)) + 32 * dependencies.count + rest.count
-        let (bytes, hash) = ChunkFraming.frame(type: .change, contentsLength: length) { out in
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(encodedSize(dependencyCount: dependencies.count, contentsAfterDependencies: rest.count))
+        let hash = appendEncoded(dependencies: dependencies, contentsAfterDependencies: rest, to: &bytes)
+        return EncodedChange(bytes: bytes, hash: hash)
+    }
+
+    /// The size of the chunk ``appendEncoded(dependencies:contentsAfterDependencies:to:)`` writes.
+    static func encodedSize(dependencyCount: Int, contentsAfterDependencies restCount: Int) -> Int {
+        ChunkFraming.frameSize(contentsLength: contentsLength(dependencyCount: dependencyCount, restCount: restCount))
+    }
+
+    /// Appends the change chunk of ``encode(dependencies:contentsAfterDependencies:)``
+    /// to `out`, in place; returns its hash.
+    static func appendEncoded(
+        dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>, to out: inout [UInt8]
+    ) -> ChangeHash {
+        let length = contentsLength(dependencyCount: dependencies.count, restCount: rest.count)
+        return ChunkFraming.appendFrame(type: .change, contentsLength: length, to: &out) { out in
             LEB128.appendUnsigned(UInt64(dependencies.count), to: &out)
             for dependency in dependencies { dependency.append(to: &out) }
             out.append(contentsOf: rest)
         }
-        return EncodedChange(bytes: bytes, hash: hash)
+    }
+
+    private static func contentsLength(dependencyCount: Int, restCount: Int) -> Int {
+        LEB128.unsignedSize(UInt64(dependencyCount)) + 32 * dependencyCount + restCount
     }
 
     // MARK: Decoding

@@ -54,10 +54,20 @@ struct ReconstructedChanges: RandomAccessCollection, Sendable {
 
     mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
 
-    /// Adds a change: its chunk, then its message and extra bytes.
-    mutating func append(_ encoded: EncodedChange, startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]) {
-        let location = bytes.append(encoded.bytes, message: message, extraBytes: extraBytes)
-        rows.append(Row(hash: encoded.hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: encoded.bytes.count))
+    /// Adds a change: its chunk, written in place from its dependencies
+    /// and the rest of its contents (see
+    /// ``ChangeChunk/appendEncoded(dependencies:contentsAfterDependencies:to:)``),
+    /// then its message and extra bytes. Returns its hash.
+    mutating func append(
+        dependencies: some Collection<ChangeHash>, contentsAfterDependencies rest: ArraySlice<UInt8>,
+        startOp: UInt64, maxOp: UInt64, message: String?, extraBytes: [UInt8]
+    ) -> ChangeHash {
+        let count = ChangeChunk.encodedSize(dependencyCount: dependencies.count, contentsAfterDependencies: rest.count)
+        let (location, hash) = bytes.append(count: count, message: message, extraBytes: extraBytes) { out in
+            ChangeChunk.appendEncoded(dependencies: dependencies, contentsAfterDependencies: rest, to: &out)
+        }
+        rows.append(Row(hash: hash, startOp: startOp, maxOp: maxOp, location: location, byteCount: count))
+        return hash
     }
 }
 
@@ -81,6 +91,10 @@ struct ReconstructedChange: Sendable {
 enum ChangeReconstruction {
     /// From how many changes a document's ops are encoded on two cores.
     static let changesEncodedInParallel = 4096
+    /// The most chunks a long history's changes are encoded in: enough
+    /// that the hashing of the last one is short, few enough that handing
+    /// them over costs nothing.
+    static let maxEncodingChunks = 32
 
     enum OpRef {
         case stored(Int)
@@ -312,15 +326,14 @@ enum ChangeReconstruction {
         changeOfRef = []
 
         // 4: encode each change's ops, then build, encode and hash each
-        // change in row order. A long history's changes are encoded in two
-        // parts on two cores, and this thread hashes the first part (whose
-        // dependencies are all in it) while the other still encodes the
-        // second: the first part is the smaller by what hashing it costs.
+        // change in row order (a change's chunk holds its dependencies'
+        // hashes). A long history's changes are encoded in chunks on two
+        // cores, and this thread hashes each chunk as soon as it and those
+        // before it are encoded (see ``InOrderPipeline``).
         let encoder = OpEncoder(
             document: document, ops: ops, valueBytes: valueBytes, deletes: deletes, predecessorIds: predecessorIds,
             predecessorStart: predecessorStart, orderedRefs: orderedRefs, changeStart: changeStart, startOps: startOps)
         let count = document.changes.count
-        let middle = count >= Self.changesEncodedInParallel ? count * 3 / 7 : count
         var result = ReconstructedChanges()
         result.reserveCapacity(count)
         // The hashes in row order, for the dependencies and the heads.
@@ -328,22 +341,24 @@ enum ChangeReconstruction {
         hashes.reserveCapacity(count)
         document.changes.withUnsafeBufferPointer { metadata in
             func rebuild(_ index: Int, from encoded: EncodedChangeContents, at local: Int) {
-                let change = ChangeChunk.encode(dependencies: metadata[index].dependencies.map { hashes[$0] },
-                                                contentsAfterDependencies: encoded.contentsAfterDependencies(of: local))
-                hashes.append(change.hash)
-                result.append(change, startOp: startOps[index], maxOp: metadata[index].maxOp,
-                              message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
+                let hash = result.append(
+                    dependencies: metadata[index].dependencies.lazy.map { hashes[$0] },
+                    contentsAfterDependencies: encoded.contentsAfterDependencies(of: local),
+                    startOp: startOps[index], maxOp: metadata[index].maxOp,
+                    message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
+                hashes.append(hash)
             }
-            guard middle < count else {
+            guard count >= Self.changesEncodedInParallel else {
                 let all = encoder.encode(0..<count)
                 for index in 0..<count { rebuild(index, from: all, at: index) }
                 return
             }
-            let (_, secondPart) = Concurrently.runOnNewThread({
-                let firstPart = encoder.encode(0..<middle)
-                for index in 0..<middle { rebuild(index, from: firstPart, at: index) }
-            }, { encoder.encode(middle..<count) })
-            for index in middle..<count { rebuild(index, from: secondPart, at: index - middle) }
+            let chunkCount = min(Self.maxEncodingChunks, count / (Self.changesEncodedInParallel / 2))
+            func start(of chunk: Int) -> Int { count * chunk / chunkCount }
+            InOrderPipeline.run(chunkCount: chunkCount, compute: { encoder.encode(start(of: $0)..<start(of: $0 + 1)) }) {
+                chunk, encoded in
+                for index in start(of: chunk)..<start(of: chunk + 1) { rebuild(index, from: encoded, at: index - start(of: chunk)) }
+            }
         }
 
         result.heads = heads(of: hashes, dependencyIndices: document.changes.lazy.map(\.dependencies))

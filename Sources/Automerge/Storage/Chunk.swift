@@ -74,43 +74,62 @@ enum ChunkFraming {
 
     /// A complete chunk of `contentsLength` bytes of contents, which
     /// `writeContents` appends, and the SHA-256 of its type, length and
-    /// contents. That digest covers the frame's tail, so the tail is hashed
-    /// where it lies in the frame: no copy of the contents, no digest array.
+    /// contents (see ``appendFrame(type:contentsLength:to:writeContents:)``).
     static func frame(
         type: ChunkType, contentsLength: Int, writeContents: (inout [UInt8]) -> Void
     ) -> (bytes: [UInt8], hash: ChangeHash) {
-        var out = header(type: type, checksum: [0, 0, 0, 0], contentsLength: contentsLength)
+        var out = [UInt8]()
+        out.reserveCapacity(frameSize(contentsLength: contentsLength))
+        let hash = appendFrame(type: type, contentsLength: contentsLength, to: &out, writeContents: writeContents)
+        return (out, hash)
+    }
+
+    /// The bytes of a chunk of `contentsLength` bytes of contents.
+    static func frameSize(contentsLength: Int) -> Int {
+        fixedHeaderSize + LEB128.unsignedSize(UInt64(contentsLength)) + contentsLength
+    }
+
+    /// Appends a complete chunk of `contentsLength` bytes of contents, which
+    /// `writeContents` appends, to `out`, and returns the SHA-256 of its
+    /// type, length and contents. That digest covers the frame's tail, so
+    /// the tail is hashed where it lies: no copy of the contents, no digest
+    /// array, and a caller that keeps many chunks end to end writes each in
+    /// place.
+    @discardableResult
+    static func appendFrame(
+        type: ChunkType, contentsLength: Int, to out: inout [UInt8], writeContents: (inout [UInt8]) -> Void
+    ) -> ChangeHash {
+        let start = out.count
+        appendHeader(type: type, checksum: [0, 0, 0, 0], contentsLength: contentsLength, to: &out)
         let contentsStart = out.count
         writeContents(&out)
         precondition(out.count - contentsStart == contentsLength, "a chunk's contents have the length it declares")
         var hasher = SHA256()
-        out.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        out.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[(start + 8)...])) }
         let digest = hasher.finalize()
         let hash = digest.withUnsafeBytes { ChangeHash(bytes: $0) }
         digest.withUnsafeBytes { digest in
-            for index in 0..<4 { out[4 + index] = digest[index] }
+            for index in 0..<4 { out[start + 4 + index] = digest[index] }
         }
-        return (out, hash)
+        return hash
     }
 
     /// A complete chunk with a given checksum (for compressed changes, whose
     /// checksum is the uncompressed chunk's).
     static func frame(type: ChunkType, checksum: ArraySlice<UInt8>, contents: [UInt8]) -> [UInt8] {
-        var out = header(type: type, checksum: checksum, contentsLength: contents.count)
+        var out = [UInt8]()
+        out.reserveCapacity(frameSize(contentsLength: contents.count))
+        appendHeader(type: type, checksum: checksum, contentsLength: contents.count, to: &out)
         out.append(contentsOf: contents)
         return out
     }
 
-    /// A chunk's header (magic, checksum, type, contents length), with room
-    /// reserved for its contents.
-    private static func header(type: ChunkType, checksum: ArraySlice<UInt8>, contentsLength: Int) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(contentsLength + 19)
+    /// Appends a chunk's header: magic, checksum, type, contents length.
+    private static func appendHeader(type: ChunkType, checksum: ArraySlice<UInt8>, contentsLength: Int, to out: inout [UInt8]) {
         out.append(contentsOf: magic)
         out.append(contentsOf: checksum)
         out.append(type.rawValue)
         LEB128.appendUnsigned(UInt64(contentsLength), to: &out)
-        return out
     }
 
     /// Splits a file into chunks, verifying magic, type, length and checksum

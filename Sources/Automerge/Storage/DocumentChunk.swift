@@ -132,8 +132,11 @@ enum DocumentChunk {
         }
         let decodeOps = {
             Result { () throws(LoadError) in
-                try OpColumns.decode(sections.opColumns, kind: .document, actorCount: sections.actors.count, canonical: true,
-                                     rowLimit: sections.rowLimit, feeding: feed.map { ($0, sections.actors) })
+                let ops = try OpColumns.decode(
+                    sections.opColumns, kind: .document, actorCount: sections.actors.count, canonical: true,
+                    rowLimit: sections.rowLimit, feeding: feed.map { ($0, sections.actors) })
+                feed?.finishOps(actors: sections.actors, ops: ops)
+                return ops
             }
         }
         // The two sections are independent: a long history's change

@@ -27,6 +27,10 @@ final class OpRowFeed: @unchecked Sendable {
         /// Every row decoded so far (more than the builder has read), with
         /// their group ids and the strings interned since the last event.
         case rows(Window)
+        /// Every op row is decoded (the change rows may not be yet): the
+        /// rest of the rows are in these. The builder takes the document's
+        /// changes later, from ``decodedDocument()``.
+        case opsDecoded(actors: [ActorId], ops: StoredOpRows)
         /// The decode finished: the rest of the rows are in the document.
         case finished(StoredDocument)
         /// The decode failed with this error (the load's).
@@ -57,6 +61,7 @@ final class OpRowFeed: @unchecked Sendable {
     /// Signalled when rows are published and when the decode ends.
     private let changed = Condition()
     private var streaming: Streaming?
+    private var decodedOps: (actors: [ActorId], ops: StoredOpRows)?
     private var outcome: Result<StoredDocument, LoadError>?
 
     /// A feed of a decoded document, for a build that starts after the decode.
@@ -89,10 +94,21 @@ final class OpRowFeed: @unchecked Sendable {
         }
     }
 
+    /// Every op row is decoded, while the change rows may still be: the
+    /// builder need not wait for them to build the op set (a long history's
+    /// change columns take longer to decode than its op columns).
+    func finishOps(actors: [ActorId], ops: StoredOpRows) {
+        lock.withLock {
+            decodedOps = (actors, ops)
+            changed.signal()
+        }
+    }
+
     /// The decode ended: with the document, or with an error.
     func finish(_ outcome: Result<StoredDocument, LoadError>) {
         lock.withLock {
             self.outcome = outcome
+            decodedOps = nil
             changed.signal()
         }
     }
@@ -115,7 +131,24 @@ final class OpRowFeed: @unchecked Sendable {
                                     groupIds: fed.groupIds.prefix(fed.groupCount), newStrings: fed.newStrings,
                                     valueBytes: fed.valueBytes))
             }
+            if let (actors, ops) = decodedOps {
+                decodedOps = nil
+                return .opsDecoded(actors: actors, ops: ops)
+            }
             changed.wait(holding: lock)
+        }
+    }
+
+    /// Waits for the decode to end, after ``Event/opsDecoded(actors:ops:)``.
+    func decodedDocument() throws(LoadError) -> StoredDocument {
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            switch outcome {
+            case .success(let document)?: return document
+            case .failure(let error)?: throw error
+            case nil: changed.wait(holding: lock)
+            }
         }
     }
 }

@@ -26,19 +26,28 @@ struct ChangeByteStore: Sendable {
     /// Appends a change's bytes, its message's UTF-8 and its extra bytes
     /// end to end, in one block; returns where they start.
     mutating func append(_ bytes: [UInt8], message: String?, extraBytes: [UInt8]) -> Location {
-        let count = bytes.count + (message?.utf8.count ?? 0) + extraBytes.count
-        precondition(count <= Int(UInt32.max), "change too large")
-        if !tail.isEmpty, tail.count + count > Self.blockSize {
+        append(count: bytes.count, message: message, extraBytes: extraBytes) { $0.append(contentsOf: bytes) }.location
+    }
+
+    /// ``append(_:message:extraBytes:)`` of the `count` bytes `write`
+    /// appends to the block, written in place; also returns what `write` does.
+    mutating func append<Result>(
+        count: Int, message: String?, extraBytes: [UInt8], write: (inout [UInt8]) -> Result
+    ) -> (location: Location, result: Result) {
+        let total = count + (message?.utf8.count ?? 0) + extraBytes.count
+        precondition(total <= Int(UInt32.max), "change too large")
+        if !tail.isEmpty, tail.count + total > Self.blockSize {
             full.append(tail)
             tail = []
-            tail.reserveCapacity(Swift.max(Self.blockSize, count))
+            tail.reserveCapacity(Swift.max(Self.blockSize, total))
         }
         precondition(full.count < Int(UInt32.max), "change store full")
         let location = Location(block: UInt32(full.count), offset: UInt32(tail.count))
-        tail.append(contentsOf: bytes)
+        let result = write(&tail)
+        precondition(tail.count == Int(location.offset) + count, "a change's bytes have the length given")
         if let message { tail.append(contentsOf: message.utf8) }
         tail.append(contentsOf: extraBytes)
-        return location
+        return (location, result)
     }
 
     /// The `count` bytes at `location` and after.

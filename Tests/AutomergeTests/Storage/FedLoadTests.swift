@@ -164,6 +164,35 @@ struct FedLoadTests {
         #expect(late.objects.count == direct.objects.count)
     }
 
+    /// A long history's change rows decode after its op rows: the op set
+    /// is built from the op rows meanwhile, and takes its max op from the
+    /// changes once they are decoded.
+    @Test("a build given every op row waits for the change rows, and fails if they do", arguments: [true, false])
+    func buildBeforeChangeRows(changesDecode: Bool) throws {
+        let (feed, decoded) = try Self.decodeFeeding(try Self.largeSaved.get())
+        let direct = try OpSet.load(.finished(decoded), encoding: .unicodeScalar)
+        let built = Built()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            built.result = Result { () throws(LoadError) in try OpSet.load(feed, encoding: .unicodeScalar) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 0.2) == .timedOut, "the build waits for the change rows")
+        feed.finish(changesDecode ? .success(decoded) : .failure(.truncated(what: "change rows")))
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        switch try #require(built.result) {
+        case .success(let opSet):
+            #expect(changesDecode)
+            #expect(opSet.maxOp == direct.maxOp && opSet.objects.count == direct.objects.count)
+        case .failure(let error):
+            #expect(!changesDecode && error == .truncated(what: "change rows"))
+        }
+    }
+
+    final class Built: @unchecked Sendable {
+        var result: Result<OpSet, LoadError>?
+    }
+
     @Test("a builder waiting for rows wakes for each publication and for the end")
     func builderWakes() throws {
         var rows = FollowableBuffer<StoredOpRows.Row>()
@@ -180,7 +209,7 @@ struct FedLoadTests {
                 case .rows(let window):
                     consumed = window.rows.count
                     seen.append(consumed)
-                case .finished, .failed:
+                case .finished, .failed, .opsDecoded:
                     break loop
                 }
             }
