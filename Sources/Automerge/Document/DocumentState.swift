@@ -158,7 +158,7 @@ struct DocumentState: Sendable {
         history.add(ChangeEntry(
             hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
             time: change.time, message: change.message,
-            dependencyIndices: change.dependencies.compactMap { history.index(of: $0) },
+            dependencyIndices: change.dependencies.compactMap { history.index(of: $0) }[...],
             extraBytes: change.extraBytes, bytes: .chunk(bytes)))
     }
 }

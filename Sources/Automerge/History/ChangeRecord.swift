@@ -43,7 +43,7 @@ struct ChangeEntry {
     let time: Int64
     let message: String?
     /// The dependencies, as indices of earlier records.
-    let dependencyIndices: [Int]
+    let dependencyIndices: ArraySlice<Int>
     let extraBytes: [UInt8]
     /// The uncompressed change chunk.
     let bytes: Bytes

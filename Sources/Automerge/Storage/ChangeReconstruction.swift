@@ -374,7 +374,7 @@ enum ChangeReconstruction {
     /// earlier changes: found by marking, without hashing every change. (A
     /// change listed twice would count as two here; such a document fails
     /// its load anyway, on the repeated sequence number.)
-    private static func heads(of hashes: [ChangeHash], dependencyIndices: some Sequence<[Int]>) -> [ChangeHash] {
+    private static func heads(of hashes: [ChangeHash], dependencyIndices: some Sequence<ArraySlice<Int>>) -> [ChangeHash] {
         var dependedOn = [Bool](repeating: false, count: hashes.count)
         for dependencies in dependencyIndices {
             for index in dependencies { dependedOn[index] = true }

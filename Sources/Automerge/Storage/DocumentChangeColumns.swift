@@ -85,14 +85,28 @@ enum DocumentChangeColumns {
             if values == nil && required && rows > 0 { throw .missingColumn(column: name) }
             return values
         }
-        func delta(_ spec: ColumnSpec, _ name: String, _ check: ColumnCheck) throws(LoadError) -> [Int64?]? {
+        /// A delta column's values and its first null row (see ``DeltaColumn/decodeValues(_:column:check:expectedCount:)``).
+        struct Values {
+            var values: [Int64]
+            var firstNull: Int?
+            var count: Int { values.count }
+
+            /// The value of `row`, nil where it is null.
+            @inline(__always)
+            func value(at row: Int) -> Int64? { row == firstNull ? nil : values[row] }
+        }
+        func delta(_ spec: ColumnSpec, _ name: String, _ check: ColumnCheck, expectedCount: Int) throws(LoadError) -> Values? {
             guard let data = columns[spec] else { return nil }
-            return try DeltaColumn.decode(data, column: name, check: check)
+            let (values, firstNull) = try DeltaColumn.decodeValues(data, column: name, check: check, expectedCount: expectedCount)
+            return Values(values: values, firstNull: firstNull)
+        }
+        func sized(_ values: Values?, _ name: String, required: Bool) throws(LoadError) -> Values? {
+            try sized(values.map(\.values), name, required: required).map { _ in values! }
         }
 
-        let seqs = try sized(delta(.changeSeq, "change seq", lenient), "change seq", required: true)
-        let maxOps = try sized(delta(.changeMaxOp, "change max op", lenient), "change max op", required: true)
-        let times = try sized(delta(.changeTime, "change time", check(canonical: true, nullable: false)),
+        let seqs = try sized(delta(.changeSeq, "change seq", lenient, expectedCount: rows), "change seq", required: true)
+        let maxOps = try sized(delta(.changeMaxOp, "change max op", lenient, expectedCount: rows), "change max op", required: true)
+        let times = try sized(delta(.changeTime, "change time", check(canonical: true, nullable: false), expectedCount: rows),
                               "change time", required: false)
         let messages = try sized(columns[.changeMessage].map { (d) throws(LoadError) in
             try RLEColumn.decode(d, as: String.self, column: "change message", check: check(canonical: true, nullable: true))
@@ -100,7 +114,12 @@ enum DocumentChangeColumns {
         let depCounts = try sized(columns[.changeDepsGroup].map { (d) throws(LoadError) in
             try RLEColumn.decode(d, as: UInt64.self, column: "change deps group", check: lenient)
         }, "change deps group", required: false)
-        let deps = try delta(.changeDeps, "change deps", lenient) ?? []
+        let deps = try delta(.changeDeps, "change deps", lenient, expectedCount: rows) ?? Values(values: [], firstNull: nil)
+        // Every row's dependencies, end to end, converted before any row
+        // takes a slice of them (each row holds a slice rather than an
+        // array of its own: 262k allocations in a long history). The loop
+        // below checks each before its row takes it.
+        let dependencyRows = deps.values.map { Int(truncatingIfNeeded: $0) }
         let extras = try ValueColumn.decodeExtraBytes(
             meta: columns[.changeExtraMeta], raw: columns[.changeExtra], rows: rows, column: "change extra",
             check: check(canonical: true, nullable: false))
@@ -113,20 +132,20 @@ enum DocumentChangeColumns {
             guard actor < UInt64(actorCount) else {
                 throw .actorIndexOutOfRange(column: "change actor", row: row, index: actor)
             }
-            guard let seq = seqs?[row] ?? nil else { throw .unexpectedNull(column: "change seq", row: row) }
+            guard let seq = seqs?.value(at: row) else { throw .unexpectedNull(column: "change seq", row: row) }
             guard seq >= 0 else { throw .invalidValue(column: "change seq", row: row, reason: "negative") }
-            guard let maxOp = maxOps?[row] ?? nil else { throw .unexpectedNull(column: "change max op", row: row) }
+            guard let maxOp = maxOps?.value(at: row) else { throw .unexpectedNull(column: "change max op", row: row) }
             guard maxOp >= 0 && maxOp <= Int64(UInt32.max) else {
                 throw .opCounterOverflow(column: "change max op", row: row)
             }
             let time: Int64
             if let times {
-                guard let t = times[row] else { throw .unexpectedNull(column: "change time", row: row) }
+                guard let t = times.value(at: row) else { throw .unexpectedNull(column: "change time", row: row) }
                 time = t
             } else {
                 time = 0
             }
-            var rowDeps = [Int]()
+            let rowDepsStart = depIndex
             if let depCounts {
                 guard let count = depCounts[row] else { throw .unexpectedNull(column: "change deps group", row: row) }
                 guard count <= UInt64(deps.count - depIndex) else {
@@ -135,19 +154,17 @@ enum DocumentChangeColumns {
                                                 expected: needed.overflow ? Int.max : Int(clamping: needed.partialValue),
                                                 actual: deps.count)
                 }
-                rowDeps.reserveCapacity(Int(count))
                 for _ in 0..<count {
-                    guard let dep = deps[depIndex] else { throw .unexpectedNull(column: "change deps", row: row) }
+                    guard let dep = deps.value(at: depIndex) else { throw .unexpectedNull(column: "change deps", row: row) }
                     guard dep >= 0 && dep < Int64(row) else {
                         throw .dependencyOutOfRange(row: row, index: UInt64(bitPattern: dep))
                     }
-                    rowDeps.append(Int(dep))
                     depIndex += 1
                 }
             }
             result.append(StoredChangeMetadata(
                 actor: Int(actor), sequence: UInt64(seq), maxOp: UInt64(maxOp), time: time,
-                message: messages?[row] ?? nil, dependencies: rowDeps, extraBytes: extras[row]))
+                message: messages?[row] ?? nil, dependencies: dependencyRows[rowDepsStart..<depIndex], extraBytes: extras[row]))
         }
         guard depIndex == deps.count else {
             throw .columnLengthMismatch(column: "change deps", expected: depIndex, actual: deps.count)

@@ -107,8 +107,9 @@ struct StoredChangeMetadata: Equatable, Sendable {
     var maxOp: UInt64
     var time: Int64
     var message: String?
-    /// Indices of earlier rows, in the order of their hashes sorted bytewise.
-    var dependencies: [Int]
+    /// Indices of earlier rows, in the order of their hashes sorted bytewise
+    /// (a slice of all rows' dependencies, when decoded).
+    var dependencies: ArraySlice<Int>
     var extraBytes: [UInt8]
 
     /// The message as the change's own chunk holds it: a document may

@@ -28,7 +28,7 @@ struct ChangeGraphTests {
             let dependencies = Set(offsets.filter { $0 <= index }.map { index - $0 }).sorted()
             graph.add(ChangeEntry(
                 hash: hash(index), actor: 0, sequence: UInt64(index + 1), startOp: 1, maxOp: 0, time: 0, message: nil,
-                dependencyIndices: dependencies, extraBytes: [], bytes: .chunk([])))
+                dependencyIndices: dependencies[...], extraBytes: [], bytes: .chunk([])))
         }
         return graph
     }
@@ -59,7 +59,7 @@ struct ChangeGraphTests {
         ChangeEntry(
             hash: hash(index), actor: UInt32(index % 3), sequence: UInt64(index / 3 + 1), startOp: UInt64(index),
             maxOp: UInt64(index + 2), time: Int64(index) * 1000, message: index % 4 == 0 ? nil : "change \(index) ✓",
-            dependencyIndices: dependencies, extraBytes: index % 5 == 0 ? [UInt8(index & 0xFF)] : [],
+            dependencyIndices: dependencies[...], extraBytes: index % 5 == 0 ? [UInt8(index & 0xFF)] : [],
             bytes: .chunk(chunk(index)))
     }
 
