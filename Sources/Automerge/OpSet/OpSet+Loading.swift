@@ -201,6 +201,10 @@ extension OpSet {
 
         /// The op set, once every row is in.
         /// Ends the bulk load of every object: packs, indexes and sums them.
+        /// A mutating method of a loader held in a variable, not part of the
+        /// `consuming` ``finish(changes:)``: writing the objects there copied
+        /// each one's storage, and the copies' frees left holes all over the
+        /// heap the document keeps.
         mutating func endObjects() {
             for index in opSet.objects.indices {
                 if opSet.objects[index].kind.isSequence {
