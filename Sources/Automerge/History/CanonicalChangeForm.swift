@@ -27,16 +27,6 @@ struct CanonicalChangeForm {
         rows.finishContents(
             sequence: stored.sequence, startOp: stored.startOp, dependencies: stored.dependencies, time: stored.time,
             message: stored.message, extraBytes: stored.extraBytes, to: &contents, layout: &layout)
-        return Self.contents(of: change.bytes) == contents[...]
-    }
-
-    /// The contents of an uncompressed change chunk: what follows its
-    /// magic, checksum, type and length (which the hash covers as a number,
-    /// whatever its encoding).
-    private static func contents(of chunk: [UInt8]) -> ArraySlice<UInt8>? {
-        var start = ChunkFraming.fixedHeaderSize
-        guard chunk.count > start, let length = try? LEB128.readUnsigned(chunk[...], at: &start, mode: .lenient, what: "change chunk length"),
-              length == chunk.count - start else { return nil }
-        return chunk[start...]
+        return ChunkFraming.contents(ofFramed: change.bytes) == contents[...]
     }
 }

@@ -81,13 +81,19 @@ enum ChangeCodec {
                 dependencies: dependencies.sorted(), actors: [actors[author]] + others.map { actors[$0] },
                 sequence: sequence, startOp: startOp, time: time,
                 message: (message?.isEmpty ?? true) ? nil : message, extraBytes: extraBytes)
-            return (header, startOp + UInt64(count) - 1, ChangeChunk.encode(header, opColumns: writer.finish()))
+            let maxOp = startOp + UInt64(count) - 1
+            var contents = [UInt8](), layout = [(spec: ColumnSpec, length: Int)]()
+            finishContents(sequence: sequence, startOp: startOp, dependencies: header.dependencies, time: time,
+                           message: header.message, extraBytes: extraBytes, to: &contents, layout: &layout)
+            let (bytes, hash) = ChunkFraming.frame(type: .change, contents: contents)
+            return (header, maxOp, EncodedChange(bytes: bytes, hash: hash))
         }
 
         /// Appends the contents of the change of the rows appended (what
         /// its chunk holds after the chunk header) to `contents`, and
         /// empties the column writer, keeping its buffers. `layout` is
-        /// scratch space.
+        /// scratch space. A commit's chunk and the canonical-form check of
+        /// a received change (``CanonicalChangeForm``) are both written here.
         mutating func finishContents(
             sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash], time: Int64, message: String?,
             extraBytes: [UInt8], to contents: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]

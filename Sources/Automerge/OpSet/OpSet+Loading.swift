@@ -199,7 +199,6 @@ extension OpSet {
             opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(update, actors: actors) }
         }
 
-        /// The op set, once every row is in.
         /// Ends the bulk load of every object: packs, indexes and sums them.
         /// A mutating method of a loader held in a variable, not part of the
         /// `consuming` ``finish(changes:)``: writing the objects there copied

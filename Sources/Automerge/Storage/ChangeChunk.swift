@@ -23,11 +23,7 @@ struct EncodedChange: Sendable {
     /// bytes, else the uncompressed chunk.
     var storageBytes: [UInt8] {
         guard bytes.count > ChangeChunk.compressionThreshold else { return bytes }
-        var reader = ByteReader(bytes)
-        // Our own framing: these reads cannot fail.
-        _ = try? reader.readBytes(9, "header")
-        _ = try? reader.readUnsigned("length")
-        let contents = reader.rest
+        guard let contents = ChunkFraming.contents(ofFramed: bytes) else { preconditionFailure("an encoded change is one chunk") }
         return ChunkFraming.frame(
             type: .compressedChange, checksum: bytes[4..<8], contents: Deflate.compress(contents))
     }

@@ -124,6 +124,17 @@ enum ChunkFraming {
         return out
     }
 
+    /// The contents of `chunk`, one whole chunk: what follows its magic,
+    /// checksum, type and length. Nil when its length field (read as a
+    /// number, whatever its encoding) does not cover exactly the rest.
+    static func contents(ofFramed chunk: [UInt8]) -> ArraySlice<UInt8>? {
+        var start = fixedHeaderSize
+        guard chunk.count > start,
+              let length = try? LEB128.readUnsigned(chunk[...], at: &start, mode: .lenient, what: "chunk length"),
+              length == chunk.count - start else { return nil }
+        return chunk[start...]
+    }
+
     /// Appends a chunk's header: magic, checksum, type, contents length.
     private static func appendHeader(type: ChunkType, checksum: ArraySlice<UInt8>, contentsLength: Int, to out: inout [UInt8]) {
         out.append(contentsOf: magic)

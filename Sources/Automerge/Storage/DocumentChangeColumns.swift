@@ -101,7 +101,8 @@ enum DocumentChangeColumns {
             return Values(values: values, firstNull: firstNull)
         }
         func sized(_ values: Values?, _ name: String, required: Bool) throws(LoadError) -> Values? {
-            try sized(values.map(\.values), name, required: required).map { _ in values! }
+            _ = try sized(values?.values, name, required: required)
+            return values
         }
 
         let seqs = try sized(delta(.changeSeq, "change seq", lenient, expectedCount: rows), "change seq", required: true)

@@ -37,11 +37,13 @@ enum InOrderPipeline {
 
         /// The next chunk nobody has taken, now taken by the caller.
         func take() -> Int? {
-            lock.withLock {
-                guard nextUntaken < outputs.count else { return nil }
-                nextUntaken += 1
-                return nextUntaken - 1
-            }
+            lock.withLock { takeHoldingLock() }
+        }
+
+        private func takeHoldingLock() -> Int? {
+            guard nextUntaken < outputs.count else { return nil }
+            nextUntaken += 1
+            return nextUntaken - 1
         }
 
         func deliver(_ output: Output, of chunk: Int) {
@@ -57,9 +59,7 @@ enum InOrderPipeline {
             defer { lock.unlock() }
             while true {
                 if let output = outputs[chunk].take() { return output }
-                if nextUntaken < outputs.count {
-                    let mine = nextUntaken
-                    nextUntaken += 1
+                if let mine = takeHoldingLock() {
                     lock.unlock()
                     let output = compute(mine)
                     lock.lock()
