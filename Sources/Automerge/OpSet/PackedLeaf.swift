@@ -24,7 +24,7 @@
 /// seen to allocate, they made every edit copy the tree it reads through a
 /// pointer (docs/decisions.md, "In-memory op set").
 struct PackedLeaf: Sendable {
-    private let bytes: [UInt8]
+    private let bytes: ArraySlice<UInt8>
 
     /// One element's fields as the bytes hold them.
     struct Entry {
@@ -36,30 +36,46 @@ struct PackedLeaf: Sendable {
         var value: Int
     }
 
-    /// The elements of a leaf packed, or nil if any is not plain.
-    init?(_ elements: UnsafeBufferPointer<SequenceElement>) {
+    /// A leaf's bytes as ``append(_:to:)`` wrote them, in its tree's
+    /// ``PackedArena``.
+    init(bytes: ArraySlice<UInt8>) {
+        assert(bytes.count >= 4 && Int(bytes[bytes.startIndex]) > 0, "no packed leaf")
+        self.bytes = bytes
+    }
+
+    /// The size of the packed form of `elements`, or nil if any element is not plain.
+    static func packedSize(of elements: UnsafeBufferPointer<SequenceElement>) -> Int? {
         guard !elements.isEmpty, elements.count <= Int(UInt8.max) else { return nil }
-        var runs = 0, deleted = 0, units = 0, size = 3
+        var units = 0, size = 3, runLength = 0
         var previous = OpId.root
         for index in elements.indices {
             guard let reference = Self.plainReference(of: elements[index]) else { return nil }
             let id = elements[index].id
             if index == 0 || !Self.continues(id, after: previous, reference: reference) {
-                runs += 1
-                size += id.packedSize + 1 + reference.packedSize
+                if runLength > 0 { size += LEB128.unsignedSize(UInt64(runLength)) }
+                runLength = 0
+                size += id.packedSize + reference.packedSize
             }
-            if !elements[index].successors.isEmpty {
-                deleted += 1
-                let by = elements[index].successors[0].id
-                size += 1 + by.packedSize
-            }
+            runLength += 1
+            if !elements[index].successors.isEmpty { size += 1 + elements[index].successors[0].id.packedSize }
             size += PackedValue.size(of: elements[index].value)
             units += Int(elements[index].units)
             previous = id
         }
-        size += LEB128.unsignedSize(UInt64(units)) + LEB128.unsignedSize(UInt64(elements.count)) * runs
-        var out: [UInt8] = []
-        out.reserveCapacity(size)
+        return size + LEB128.unsignedSize(UInt64(runLength)) + LEB128.unsignedSize(UInt64(units))
+    }
+
+    /// Appends the packed form of `elements`, which ``packedSize(of:)`` found plain, to `out`.
+    static func append(_ elements: UnsafeBufferPointer<SequenceElement>, to out: inout [UInt8]) {
+        var runs = 0, deleted = 0, units = 0
+        var previous = OpId.root
+        for index in elements.indices {
+            let id = elements[index].id
+            if index == 0 || !Self.continues(id, after: previous, reference: elements[index].reference!) { runs += 1 }
+            if !elements[index].successors.isEmpty { deleted += 1 }
+            units += Int(elements[index].units)
+            previous = id
+        }
         out.append(UInt8(elements.count))
         out.append(UInt8(runs))
         out.append(UInt8(deleted))
@@ -71,7 +87,6 @@ struct PackedLeaf: Sendable {
             by.appendPacked(to: &out)
         }
         for index in elements.indices { PackedValue.append(elements[index].value, to: &out) }
-        bytes = out
     }
 
     /// The element's insert key if the element is plain, else nil.
@@ -105,10 +120,10 @@ struct PackedLeaf: Sendable {
 
     // MARK: Reading
 
-    var count: Int { Int(bytes[0]) }
+    var count: Int { Int(bytes[bytes.startIndex]) }
 
     /// The number of runs ``forEachRun(_:)`` calls its body with.
-    var runCount: Int { Int(bytes[1]) }
+    var runCount: Int { Int(bytes[bytes.startIndex + 1]) }
 
     /// The total width of the visible elements.
     var units: Int {
@@ -117,9 +132,6 @@ struct PackedLeaf: Sendable {
             return Int(LEB128.readTrusted(bytes, at: &cursor))
         }
     }
-
-    /// The heap bytes the leaf holds.
-    var byteCount: Int { bytes.capacity }
 
     /// Calls `body` with each element's index and id, in order, reading the runs alone.
     func forEachId(_ body: (Int, OpId) -> Void) {

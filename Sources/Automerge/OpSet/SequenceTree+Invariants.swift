@@ -33,8 +33,13 @@ extension SequenceTree: InvariantChecked {
             reached[Int(index)] = true
             let node = nodes[Int(index)]
             if node.isLeaf {
-                guard node.children.isEmpty, count(ofLeaf: index) <= Self.maxLeafElements,
-                      node.isPacked == (node.packed != nil), !node.isPacked || node.elements.isEmpty else {
+                // The arena range first: a packed leaf is read through it.
+                guard node.isPacked ? node.elements.isEmpty && packedArena.holds(node.packedPlace)
+                          : node.packedPlace == .none else {
+                    throw broken(.leafShape, "leaf \(index) (packed: \(node.isPacked)) has arena place \(node.packedPlace), "
+                                 + "which the arena's \(packedArena.blockCount) blocks do not hold")
+                }
+                guard node.children.isEmpty, count(ofLeaf: index) <= Self.maxLeafElements else {
                     throw broken(.leafShape, "leaf \(index) holds \(count(ofLeaf: index)) elements (packed: \(node.isPacked)) "
                                  + "and \(node.children.count) children")
                 }

@@ -3,7 +3,7 @@ extension SequenceTree {
     /// The number of elements in `leaf`.
     @inline(__always)
     func count(ofLeaf leaf: Int32) -> Int {
-        if nodes[Int(leaf)].isPacked { return nodes[Int(leaf)].packed!.count }
+        if nodes[Int(leaf)].isPacked { return packedLeaf(leaf).count }
         return nodes[Int(leaf)].elements.count
     }
 
@@ -11,7 +11,7 @@ extension SequenceTree {
     /// decoded.
     @inline(__always)
     func withLeafElements<R>(_ leaf: Int32, _ body: (UnsafeBufferPointer<SequenceElement>) throws -> R) rethrows -> R {
-        if nodes[Int(leaf)].isPacked { return try nodes[Int(leaf)].packed!.elements(under: width).withUnsafeBufferPointer(body) }
+        if nodes[Int(leaf)].isPacked { return try packedLeaf(leaf).elements(under: width).withUnsafeBufferPointer(body) }
         return try nodes[Int(leaf)].elements.withUnsafeBufferPointer(body)
     }
 
@@ -23,7 +23,7 @@ extension SequenceTree {
         while leaf >= 0 {
             let current = leaf
             if nodes[Int(leaf)].isPacked {
-                if packed { nodes[Int(leaf)].packed!.forEachId { _, id in body(current, id) } }
+                if packed { packedLeaf(leaf).forEachId { _, id in body(current, id) } }
             } else {
                 nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
                     for index in elements.indices { body(current, elements[index].id) }
@@ -34,15 +34,14 @@ extension SequenceTree {
     }
 
     /// How many leaves are packed, the elements they hold, and the heap
-    /// bytes of their packed forms.
+    /// bytes of the arena that holds them.
     var packedStatistics: (leaves: Int, elements: Int, bytes: Int) {
-        var leaves = 0, elements = 0, bytes = 0
-        for node in nodes where node.isPacked {
+        var leaves = 0, elements = 0
+        for index in nodes.indices where nodes[index].isPacked {
             leaves += 1
-            elements += node.packed!.count
-            bytes += node.packed!.byteCount
+            elements += packedLeaf(Int32(index)).count
         }
-        return (leaves, elements, bytes)
+        return (leaves, elements, packedArena.capacity)
     }
 }
 
@@ -69,7 +68,7 @@ struct PackedRunIndex: Sendable {
         // Sized exactly: thousands of short texts each keep theirs for good.
         var leaf = tree.firstLeaf, runs = 0
         while leaf >= 0 {
-            if tree.nodes[Int(leaf)].isPacked { runs += tree.nodes[Int(leaf)].packed!.runCount }
+            if tree.nodes[Int(leaf)].isPacked { runs += tree.packedLeaf(leaf).runCount }
             leaf = tree.nodes[Int(leaf)].next
         }
         entries.reserveCapacity(runs)
@@ -77,7 +76,7 @@ struct PackedRunIndex: Sendable {
         while leaf >= 0 {
             if tree.nodes[Int(leaf)].isPacked {
                 let current = leaf
-                tree.nodes[Int(leaf)].packed!.forEachRun { first, length in
+                tree.packedLeaf(leaf).forEachRun { first, length in
                     entries.append(Entry(actor: first.actor, first: first.counter, length: UInt32(length), leaf: current))
                 }
             }

@@ -10,20 +10,22 @@
 /// reference counting.
 struct SequenceTree: Sendable {
     struct Node: Sendable {
+        // Laid out so that the node takes 48 bytes.
         var parent: Int32 = -1
-        var isLeaf: Bool
-        /// Whether the leaf's elements are in ``packed`` rather than
-        /// ``elements`` (always `packed != nil`). Stored, not computed: read
-        /// as `packed != nil`, it brought back copies of the whole tree in
-        /// the per-keystroke read-back (`objdump`: 10 in `readBack`).
-        var isPacked = false
-        var elements: [SequenceElement] = []
-        /// A leaf's elements as bytes (see ``PackedLeaf``), or nil.
-        var packed: PackedLeaf?
-        var children: [Int32] = []
-        var units: Int = 0
         /// The next leaf in order (leaves only).
         var next: Int32 = -1
+        var elements: [SequenceElement] = []
+        /// Where a packed leaf's bytes (see ``PackedLeaf``) are in the
+        /// tree's ``PackedArena``; ``PackedArena/Place/none`` for any other node.
+        var packedPlace = PackedArena.Place.none
+        var isLeaf: Bool
+        /// Whether the leaf's elements are in the arena at ``packedPlace``
+        /// rather than in ``elements``. Stored, not computed: a computed
+        /// flag brought back copies of the whole tree in the per-keystroke
+        /// read-back (`objdump`: 10 in `readBack`).
+        var isPacked = false
+        var children: [Int32] = []
+        var units: Int = 0
     }
 
     /// A place in the tree: a leaf and an index in it.
@@ -75,12 +77,16 @@ struct SequenceTree: Sendable {
         /// does not hold: a run of consecutive ids costs one 16-byte entry
         /// here where the index takes 4 bytes an id (see ``PackedRunIndex``).
         var packedRuns = PackedRunIndex()
+        /// The packed leaves' bytes.
+        var packedArena = PackedArena()
     }
 
     /// See ``SideTables/wideReferences``.
     var wideReferences: [OpId: OpId] { sideTables?.wideReferences ?? [:] }
     /// See ``SideTables/packedRuns``.
     var packedRuns: PackedRunIndex { sideTables?.packedRuns ?? PackedRunIndex() }
+    /// See ``SideTables/packedArena``.
+    var packedArena: PackedArena { sideTables?.packedArena ?? PackedArena() }
 
     /// Writes the side tables, copying them first if another tree shares them.
     private mutating func updateSideTables(_ body: (SideTables) -> Void) {
@@ -88,6 +94,7 @@ struct SequenceTree: Sendable {
             let copy = SideTables()
             copy.wideReferences = wideReferences
             copy.packedRuns = packedRuns
+            copy.packedArena = sideTables?.packedArena ?? PackedArena()
             sideTables = copy
         }
         body(sideTables!)
@@ -115,6 +122,10 @@ struct SequenceTree: Sendable {
     @inline(__always)
     func leaf(of id: OpId) -> Int32? {
         if let leaf = leafOfElement[id] { return leaf }
+        if nodes.count == 1 {
+            // A tree of one leaf has no run index (see ensureIndexed()).
+            return nodes[0].isPacked && packedLeaf(0).index(of: id) != nil ? 0 : nil
+        }
         guard let sideTables, !sideTables.packedRuns.isEmpty, let leaf = sideTables.packedRuns.leaf(of: id),
               Int(leaf) < nodes.count, nodes[Int(leaf)].isPacked else { return nil }
         return leaf
@@ -137,6 +148,7 @@ struct SequenceTree: Sendable {
             pack(leaf)
             leaf = nodes[Int(leaf)].next
         }
+        trimPackedArena()
         ensureIndexed()
         guard unitsDeferred else { return }
         unitsDeferred = false
@@ -147,7 +159,7 @@ struct SequenceTree: Sendable {
     private mutating func sumUnits(of node: Int32) -> Int {
         let units: Int
         if nodes[Int(node)].isPacked {
-            units = nodes[Int(node)].packed!.units
+            units = packedLeaf(node).units
         } else if nodes[Int(node)].isLeaf {
             units = nodes[Int(node)].elements.withUnsafeBufferPointer { $0.reduce(0) { $0 + Int($1.units) } }
         } else {
@@ -174,6 +186,9 @@ struct SequenceTree: Sendable {
         leafOfElement = OpIdTable()
         forEachId(packed: false) { leaf, id in table[id] = leaf }
         leafOfElement = table
+        // A tree of one leaf is its own index: thousands of short lists
+        // and texts each kept a run index of a few entries.
+        guard nodes.count > 1 else { return }
         let runs = PackedRunIndex(packedLeavesOf: self)
         if !runs.isEmpty { updateSideTables { $0.packedRuns = runs } }
     }
@@ -181,7 +196,7 @@ struct SequenceTree: Sendable {
     // MARK: Reading
 
     subscript(location: Location) -> SequenceElement {
-        if nodes[Int(location.leaf)].isPacked { return nodes[Int(location.leaf)].packed!.element(at: location.index, under: width) }
+        if nodes[Int(location.leaf)].isPacked { return packedLeaf(location.leaf).element(at: location.index, under: width) }
         return nodes[Int(location.leaf)].elements[location.index]
     }
 
@@ -197,13 +212,13 @@ struct SequenceTree: Sendable {
 
     /// The id of the element at `location`, without copying the element.
     func id(at location: Location) -> OpId {
-        if nodes[Int(location.leaf)].isPacked { return nodes[Int(location.leaf)].packed!.id(at: location.index) }
+        if nodes[Int(location.leaf)].isPacked { return packedLeaf(location.leaf).id(at: location.index) }
         return nodes[Int(location.leaf)].elements[location.index].id
     }
 
     /// The width of the element at `location`, without copying the element.
     func units(at location: Location) -> Int32 {
-        if nodes[Int(location.leaf)].isPacked { return nodes[Int(location.leaf)].packed!.units(at: location.index, under: width) }
+        if nodes[Int(location.leaf)].isPacked { return packedLeaf(location.leaf).units(at: location.index, under: width) }
         return nodes[Int(location.leaf)].elements[location.index].units
     }
 
@@ -213,7 +228,7 @@ struct SequenceTree: Sendable {
     @inline(__always)
     func withElement<R>(at location: Location, _ body: (UnsafePointer<SequenceElement>) -> R) -> R {
         if nodes[Int(location.leaf)].isPacked {
-            let element = nodes[Int(location.leaf)].packed!.element(at: location.index, under: width)
+            let element = packedLeaf(location.leaf).element(at: location.index, under: width)
             return withUnsafePointer(to: element, body)
         }
         return nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { body($0.baseAddress! + location.index) }
@@ -241,7 +256,7 @@ struct SequenceTree: Sendable {
         assert(indexed, "the element index is built after loading")
         if let recent = recentLocation(of: id) { return recent }
         guard let leaf = leaf(of: id) else { return nil }
-        if nodes[Int(leaf)].isPacked { return nodes[Int(leaf)].packed!.index(of: id).map { Location(leaf: leaf, index: $0) } }
+        if nodes[Int(leaf)].isPacked { return packedLeaf(leaf).index(of: id).map { Location(leaf: leaf, index: $0) } }
         return nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
             elements.firstIndex { $0.id == id }.map { Location(leaf: leaf, index: $0) }
         }
@@ -302,7 +317,7 @@ struct SequenceTree: Sendable {
             node = next
         }
         if nodes[Int(node)].isPacked {
-            return nodes[Int(node)].packed!.element(coveringUnit: remaining, under: width)
+            return packedLeaf(node).element(coveringUnit: remaining, under: width)
                 .map { (Location(leaf: node, index: $0.index), start + $0.start) }
         }
         return nodes[Int(node)].elements.withUnsafeBufferPointer { elements in
@@ -331,7 +346,7 @@ struct SequenceTree: Sendable {
     private func lastVisibleIfLastInserted() -> Location? {
         guard let recent = validLastInserted, nodes[Int(recent.leaf)].isLeaf, nodes[Int(recent.leaf)].next < 0 else { return nil }
         if nodes[Int(recent.leaf)].isPacked {
-            return nodes[Int(recent.leaf)].packed!.lastVisibleIndex(under: width) == recent.index ? recent : nil
+            return packedLeaf(recent.leaf).lastVisibleIndex(under: width) == recent.index ? recent : nil
         }
         // In place: binding the node to a local retained its arrays.
         return nodes[Int(recent.leaf)].elements.withUnsafeBufferPointer { elements in
@@ -344,7 +359,7 @@ struct SequenceTree: Sendable {
     /// The visible width before the element at `location`.
     func unitsBefore(_ location: Location) -> Int {
         var total = nodes[Int(location.leaf)].isPacked
-            ? nodes[Int(location.leaf)].packed!.units(before: location.index, under: width)
+            ? packedLeaf(location.leaf).units(before: location.index, under: width)
             : nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { elements in
                 elements[..<location.index].reduce(0) { $0 + Int($1.units) }
             }
@@ -402,9 +417,9 @@ struct SequenceTree: Sendable {
         while leaf >= 0 && leaf != end {
             if nodes[Int(leaf)].isPacked {
                 if let packed {
-                    packed(nodes[Int(leaf)].packed!)
+                    packed(packedLeaf(leaf))
                 } else {
-                    nodes[Int(leaf)].packed!.decode(into: &decoded, under: width)
+                    packedLeaf(leaf).decode(into: &decoded, under: width)
                     decoded.withUnsafeBufferPointer(body)
                 }
             } else {
@@ -505,28 +520,65 @@ struct SequenceTree: Sendable {
         var node = root
         while !nodes[Int(node)].isLeaf { node = nodes[Int(node)].children[nodes[Int(node)].children.count - 1] }
         pack(node)
+        trimPackedArena()
     }
 
-    /// Packs `leaf` if every element in it is plain (see ``PackedLeaf``).
+    /// The packed `leaf`, read from the arena.
+    @inline(__always)
+    func packedLeaf(_ leaf: Int32) -> PackedLeaf {
+        assert(nodes[Int(leaf)].isPacked, "leaf \(leaf) is not packed")
+        return PackedLeaf(bytes: sideTables.unsafelyUnwrapped.packedArena.bytes(at: nodes[Int(leaf)].packedPlace))
+    }
+
+    /// Packs `leaf` into the arena if every element in it is plain (see ``PackedLeaf``).
     private mutating func pack(_ leaf: Int32) {
-        guard !nodes[Int(leaf)].isPacked,
-              let packed = nodes[Int(leaf)].elements.withUnsafeBufferPointer({ PackedLeaf($0) }) else { return }
+        guard !nodes[Int(leaf)].isPacked else { return }
+        let elements = nodes[Int(leaf)].elements
+        var place: PackedArena.Place?
+        updateSideTables { tables in place = elements.withUnsafeBufferPointer { tables.packedArena.pack($0) } }
+        guard let place else { return }
         nodes[Int(leaf)].elements = []
-        nodes[Int(leaf)].packed = packed
+        nodes[Int(leaf)].packedPlace = place
         nodes[Int(leaf)].isPacked = true
+    }
+
+    /// Gives the arena back the room a load left in its last block.
+    private mutating func trimPackedArena() {
+        guard sideTables != nil else { return }
+        updateSideTables { $0.packedArena.trimLastBlock() }
     }
 
     /// Turns a packed `leaf` back into elements, for a write.
     private mutating func unpack(_ leaf: Int32) {
         guard nodes[Int(leaf)].isPacked else { return }
-        let elements = nodes[Int(leaf)].packed!.elements(under: width, capacity: Self.maxLeafElements + 1)
-        nodes[Int(leaf)].packed = nil
+        let elements = packedLeaf(leaf).elements(under: width, capacity: Self.maxLeafElements + 1)
+        let place = nodes[Int(leaf)].packedPlace
+        nodes[Int(leaf)].packedPlace = .none
         nodes[Int(leaf)].isPacked = false
         if indexed {
             // The run index may still name this leaf: the element index, read first, now answers for its ids.
             for index in elements.indices { leafOfElement[elements[index].id] = leaf }
         }
         nodes[Int(leaf)].elements = elements
+        var compact = false
+        updateSideTables { tables in
+            tables.packedArena.release(place)
+            compact = tables.packedArena.needsCompaction
+        }
+        if compact { compactPackedArena() }
+    }
+
+    /// Copies the bytes of the leaves still packed to a new arena (an
+    /// empty one when none is): edits unpack leaves one by one, and the
+    /// bytes they leave behind are dead weight.
+    private mutating func compactPackedArena() {
+        let old = packedArena
+        var fresh = PackedArena()
+        for index in nodes.indices where nodes[index].isPacked {
+            nodes[index].packedPlace = fresh.copy(old.bytes(at: nodes[index].packedPlace))
+        }
+        fresh.trimLastBlock()
+        updateSideTables { $0.packedArena = fresh }
     }
 
     /// The location just after the element `id`, or the very start for HEAD.

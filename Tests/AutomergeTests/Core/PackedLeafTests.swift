@@ -67,13 +67,15 @@ struct PackedLeafTests {
         "\(element.id) \(String(describing: element.reference)) \(element.value) \(element.successors.map(\.id)) \(element.units)"
     }
 
-    @Test("a leaf of plain elements decodes to the same elements, widths included, in every text encoding",
+    @Test("a leaf of plain elements decodes to the same elements, widths included, in every text encoding, wherever its bytes are in the arena",
           arguments: [TextEncoding.unicodeScalar, .utf8, .utf16, .graphemeCluster])
     func leafRoundTrip(encoding: TextEncoding) throws {
+        var arena = PackedArena()
         for (seed, isText) in [(UInt64(1), true), (2, true), (3, false)] {
             let width = WidthRule(isText: isText, encoding: encoding)
             let elements = Self.plainElements(width: width, seed: seed)
-            let packed = try #require(elements.withUnsafeBufferPointer { PackedLeaf($0) })
+            let place = try #require(elements.withUnsafeBufferPointer { arena.pack($0) })
+            let packed = PackedLeaf(bytes: arena.bytes(at: place))
             #expect(packed.count == elements.count)
             #expect(packed.units == elements.reduce(0) { $0 + Int($1.units) })
             #expect(packed.elements(under: width).map(Self.fields) == elements.map(Self.fields))
@@ -101,15 +103,18 @@ struct PackedLeafTests {
             SequenceElement(id: plain.id, reference: plain.reference!, action: .set, value: .counter(1), expand: false,
                             markName: nil, successors: SuccessorList(sorted: [Successor(id: OpId(counter: 9, actor: 0), increment: 1)])),
         ]
+        var arena = PackedArena()
         for variant in variants {
             elements[10] = variant
-            #expect(elements.withUnsafeBufferPointer { PackedLeaf($0) } == nil, "\(variant.action) packed")
+            #expect(elements.withUnsafeBufferPointer { arena.pack($0) } == nil, "\(variant.action) packed")
+            #expect(arena.byteCount == 0 && arena.blockCount == 0, "a leaf that is not packed wrote to the arena")
         }
         var updated = plain
         updated.updates = [Op(id: OpId(counter: 300_000, actor: 0), action: .set, insert: false, key: .element(plain.id),
                               value: .string("y"), expand: false, markName: nil)]
         elements[10] = updated
-        #expect(elements.withUnsafeBufferPointer { PackedLeaf($0) } == nil, "an updated element packed")
+        #expect(elements.withUnsafeBufferPointer { arena.pack($0) } == nil, "an updated element packed")
+        #expect(arena.byteCount == 0 && arena.blockCount == 0)
     }
 
     @Test("a loaded text is packed; edits anywhere in it read and save as edits of the document before the save")
@@ -138,6 +143,65 @@ struct PackedLeafTests {
             #expect(try loaded.text(obj: text) == original.text(obj: text), "step \(step)")
         }
         #expect(try Document(loaded.save()).text(obj: text) == original.text(obj: text))
+        try loaded.checkInvariants()
+    }
+
+    @Test("edits that unpack a loaded text's leaves give the arena their bytes back, all of them once none is packed")
+    func unpackingCompactsTheArena() throws {
+        let original = Document()
+        let text = try original.putObject(obj: .ROOT, key: "text", ty: .Text)
+        try original.spliceText(obj: text, start: 0, delete: 0, value: String(repeating: "packed text ", count: 400))
+        let loaded = try Document(original.save())
+        func arena() -> (leaves: Int, bytes: Int) {
+            loaded.locked { state in
+                let tree = state.ops.objects.first { $0.kind == .text }!.sequence
+                return (tree.packedStatistics.leaves, tree.packedArena.capacity)
+            }
+        }
+        let (leaves, bytes) = arena()
+        #expect(leaves >= 60 && bytes > 0)
+        // Loaded leaves are full: an insert every leaf's length apart unpacks one leaf each.
+        var position = 0
+        while arena().leaves > leaves / 4, position < Int(loaded.length(obj: text)) {
+            for document in [original, loaded] { try document.spliceText(obj: text, start: UInt64(position), delete: 0, value: "x") }
+            position += SequenceTree.maxLeafElements + 1
+        }
+        #expect(arena().leaves <= leaves / 4)
+        #expect(arena().bytes < bytes / 2, "the arena keeps the bytes of unpacked leaves")
+        try loaded.checkInvariants()
+        let length = loaded.length(obj: text)
+        for offset in stride(from: 0, to: Int(length), by: 16) {
+            for document in [original, loaded] { try document.spliceText(obj: text, start: UInt64(offset), delete: 1, value: "y") }
+        }
+        #expect(arena() == (0, 0))
+        try loaded.checkInvariants()
+        #expect(try loaded.text(obj: text) == original.text(obj: text))
+        #expect(try Document(loaded.save()).text(obj: text) == original.text(obj: text))
+    }
+
+    @Test("a loaded short text, one packed leaf and no run index, finds its elements by id: cursors, and remote inserts after each")
+    func singleLeafFindsElementsById() throws {
+        let original = Document()
+        let text = try original.putObject(obj: .ROOT, key: "text", ty: .Text)
+        try original.spliceText(obj: text, start: 0, delete: 0, value: "short")
+        try original.spliceText(obj: text, start: 1, delete: 1, value: "")
+        let loaded = try Document(original.save())
+        let shape = loaded.locked { state in
+            let tree = state.ops.objects.first { $0.kind == .text }!.sequence
+            return (tree.nodes.count, tree.packedStatistics.leaves, tree.packedRuns.isEmpty)
+        }
+        #expect(shape == (1, 1, true))
+        for position in 0..<UInt64(4) {
+            let cursor = try loaded.cursor(obj: text, position: position)
+            #expect(try loaded.position(obj: text, cursor: cursor) == position)
+        }
+        // A peer inserts after every element (the deleted one too): applying it looks each up by id.
+        let peer = original.fork()
+        for position in stride(from: 4, through: 0, by: -1) {
+            try peer.spliceText(obj: text, start: UInt64(position), delete: 0, value: "_")
+        }
+        try loaded.merge(other: peer)
+        #expect(try loaded.text(obj: text) == "_s_o_r_t_")
         try loaded.checkInvariants()
     }
 
