@@ -3,7 +3,7 @@ extension SequenceTree {
     /// The number of elements in `leaf`.
     @inline(__always)
     func count(ofLeaf leaf: Int32) -> Int {
-        if nodes[Int(leaf)].isPacked { return packedLeaf(leaf).count }
+        if nodes[Int(leaf)].isPacked { return packedCount(of: leaf) }
         return nodes[Int(leaf)].elements.count
     }
 
@@ -14,6 +14,41 @@ extension SequenceTree {
         if nodes[Int(leaf)].isPacked { return try packedLeaf(leaf).elements(under: width).withUnsafeBufferPointer(body) }
         return try nodes[Int(leaf)].elements.withUnsafeBufferPointer(body)
     }
+
+    // Reads of one packed leaf on an edit's path: out of line and
+    // read-only, as PackedLeaf's own are. Inlined, the arena reference a
+    // leaf is read through made every edit copy the tree it reads through
+    // a pointer to its object (retaining every array in it).
+
+    @inline(never) @_effects(readonly)
+    func packedCount(of leaf: Int32) -> Int { packedLeaf(leaf).count }
+
+    @inline(never) @_effects(readonly)
+    func packedElement(at location: Location) -> SequenceElement {
+        packedLeaf(location.leaf).element(at: location.index, under: width)
+    }
+
+    @inline(never) @_effects(readonly)
+    func packedId(at location: Location) -> OpId { packedLeaf(location.leaf).id(at: location.index) }
+
+    @inline(never) @_effects(readonly)
+    func packedUnits(at location: Location) -> Int32 { packedLeaf(location.leaf).units(at: location.index, under: width) }
+
+    @inline(never) @_effects(readonly)
+    func packedUnits(before location: Location) -> Int {
+        packedLeaf(location.leaf).units(before: location.index, under: width)
+    }
+
+    @inline(never) @_effects(readonly)
+    func packedIndex(of id: OpId, in leaf: Int32) -> Int? { packedLeaf(leaf).index(of: id) }
+
+    @inline(never) @_effects(readonly)
+    func packedElement(coveringUnit offset: Int, in leaf: Int32) -> (index: Int, start: Int)? {
+        packedLeaf(leaf).element(coveringUnit: offset, under: width)
+    }
+
+    @inline(never) @_effects(readonly)
+    func packedLastVisibleIndex(in leaf: Int32) -> Int? { packedLeaf(leaf).lastVisibleIndex(under: width) }
 
     /// Calls `body` with each element's leaf and id in document order,
     /// reading packed leaves' ids without decoding their elements; with

@@ -124,7 +124,7 @@ struct SequenceTree: Sendable {
         if let leaf = leafOfElement[id] { return leaf }
         if nodes.count == 1 {
             // A tree of one leaf has no run index (see ensureIndexed()).
-            return nodes[0].isPacked && packedLeaf(0).index(of: id) != nil ? 0 : nil
+            return nodes[0].isPacked && packedIndex(of: id, in: 0) != nil ? 0 : nil
         }
         guard let sideTables, !sideTables.packedRuns.isEmpty, let leaf = sideTables.packedRuns.leaf(of: id),
               Int(leaf) < nodes.count, nodes[Int(leaf)].isPacked else { return nil }
@@ -196,7 +196,7 @@ struct SequenceTree: Sendable {
     // MARK: Reading
 
     subscript(location: Location) -> SequenceElement {
-        if nodes[Int(location.leaf)].isPacked { return packedLeaf(location.leaf).element(at: location.index, under: width) }
+        if nodes[Int(location.leaf)].isPacked { return packedElement(at: location) }
         return nodes[Int(location.leaf)].elements[location.index]
     }
 
@@ -212,13 +212,13 @@ struct SequenceTree: Sendable {
 
     /// The id of the element at `location`, without copying the element.
     func id(at location: Location) -> OpId {
-        if nodes[Int(location.leaf)].isPacked { return packedLeaf(location.leaf).id(at: location.index) }
+        if nodes[Int(location.leaf)].isPacked { return packedId(at: location) }
         return nodes[Int(location.leaf)].elements[location.index].id
     }
 
     /// The width of the element at `location`, without copying the element.
     func units(at location: Location) -> Int32 {
-        if nodes[Int(location.leaf)].isPacked { return packedLeaf(location.leaf).units(at: location.index, under: width) }
+        if nodes[Int(location.leaf)].isPacked { return packedUnits(at: location) }
         return nodes[Int(location.leaf)].elements[location.index].units
     }
 
@@ -228,7 +228,7 @@ struct SequenceTree: Sendable {
     @inline(__always)
     func withElement<R>(at location: Location, _ body: (UnsafePointer<SequenceElement>) -> R) -> R {
         if nodes[Int(location.leaf)].isPacked {
-            let element = packedLeaf(location.leaf).element(at: location.index, under: width)
+            let element = packedElement(at: location)
             return withUnsafePointer(to: element, body)
         }
         return nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { body($0.baseAddress! + location.index) }
@@ -256,7 +256,7 @@ struct SequenceTree: Sendable {
         assert(indexed, "the element index is built after loading")
         if let recent = recentLocation(of: id) { return recent }
         guard let leaf = leaf(of: id) else { return nil }
-        if nodes[Int(leaf)].isPacked { return packedLeaf(leaf).index(of: id).map { Location(leaf: leaf, index: $0) } }
+        if nodes[Int(leaf)].isPacked { return packedIndex(of: id, in: leaf).map { Location(leaf: leaf, index: $0) } }
         return nodes[Int(leaf)].elements.withUnsafeBufferPointer { elements in
             elements.firstIndex { $0.id == id }.map { Location(leaf: leaf, index: $0) }
         }
@@ -317,7 +317,7 @@ struct SequenceTree: Sendable {
             node = next
         }
         if nodes[Int(node)].isPacked {
-            return packedLeaf(node).element(coveringUnit: remaining, under: width)
+            return packedElement(coveringUnit: remaining, in: node)
                 .map { (Location(leaf: node, index: $0.index), start + $0.start) }
         }
         return nodes[Int(node)].elements.withUnsafeBufferPointer { elements in
@@ -346,7 +346,7 @@ struct SequenceTree: Sendable {
     private func lastVisibleIfLastInserted() -> Location? {
         guard let recent = validLastInserted, nodes[Int(recent.leaf)].isLeaf, nodes[Int(recent.leaf)].next < 0 else { return nil }
         if nodes[Int(recent.leaf)].isPacked {
-            return packedLeaf(recent.leaf).lastVisibleIndex(under: width) == recent.index ? recent : nil
+            return packedLastVisibleIndex(in: recent.leaf) == recent.index ? recent : nil
         }
         // In place: binding the node to a local retained its arrays.
         return nodes[Int(recent.leaf)].elements.withUnsafeBufferPointer { elements in
@@ -359,7 +359,7 @@ struct SequenceTree: Sendable {
     /// The visible width before the element at `location`.
     func unitsBefore(_ location: Location) -> Int {
         var total = nodes[Int(location.leaf)].isPacked
-            ? packedLeaf(location.leaf).units(before: location.index, under: width)
+            ? packedUnits(before: location)
             : nodes[Int(location.leaf)].elements.withUnsafeBufferPointer { elements in
                 elements[..<location.index].reduce(0) { $0 + Int($1.units) }
             }
