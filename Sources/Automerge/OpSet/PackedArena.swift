@@ -1,8 +1,9 @@
 /// Where a sequence tree keeps the bytes of its packed leaves
 /// (``PackedLeaf``): blocks of many leaves each, the first sized to the
-/// first leaf and the next growing from 256 bytes to 64 KiB, so that a text of a million characters takes a few dozen
-/// allocations, not one per leaf of 64 (whose array headers and allocator
-/// rounding cost as much again as the leaves' bytes).
+/// first leaf and the next growing from 256 bytes to 64 KiB, so that a
+/// text of a million characters takes a few dozen allocations, not one
+/// per leaf of 64 (whose array headers and allocator rounding cost as
+/// much again as the leaves' bytes).
 ///
 /// Blocks are reserved at their full size and never grow, so a load makes
 /// no copies and leaves no holes; the last block is trimmed when the load
@@ -47,8 +48,8 @@ struct PackedArena: Sendable {
     /// Packs `elements` into the arena and returns where, or nil if any
     /// element is not plain (see ``PackedLeaf``).
     mutating func pack(_ elements: UnsafeBufferPointer<SequenceElement>) -> Place? {
-        guard let size = PackedLeaf.packedSize(of: elements), let block = reserve(size) else { return nil }
-        return write(size, to: block) { PackedLeaf.append(elements, to: &$0) }
+        guard let layout = PackedLeaf.layout(of: elements), let block = reserve(layout.size) else { return nil }
+        return write(layout.size, to: block) { PackedLeaf.append(elements, layout, to: &$0) }
     }
 
     /// Copies a leaf's bytes from another arena (compaction).

@@ -36,50 +36,55 @@ struct PackedLeaf: Sendable {
         var value: Int
     }
 
-    /// A leaf's bytes as ``append(_:to:)`` wrote them, in its tree's
+    /// A leaf's bytes as ``append(_:_:to:)`` wrote them, in its tree's
     /// ``PackedArena``.
     init(bytes: ArraySlice<UInt8>) {
         assert(bytes.count >= 4 && Int(bytes[bytes.startIndex]) > 0, "no packed leaf")
         self.bytes = bytes
     }
 
-    /// The size of the packed form of `elements`, or nil if any element is not plain.
-    static func packedSize(of elements: UnsafeBufferPointer<SequenceElement>) -> Int? {
+    /// What the header of a leaf's packed form holds, and the form's size:
+    /// worked out in one pass before the arena makes room for it.
+    struct Layout {
+        var runs = 0
+        var deleted = 0
+        var units = 0
+        var size = 3
+    }
+
+    /// The layout of the packed form of `elements`, or nil if any element is not plain.
+    static func layout(of elements: UnsafeBufferPointer<SequenceElement>) -> Layout? {
         guard !elements.isEmpty, elements.count <= Int(UInt8.max) else { return nil }
-        var units = 0, size = 3, runLength = 0
+        var layout = Layout(), runLength = 0
         var previous = OpId.root
         for index in elements.indices {
             guard let reference = Self.plainReference(of: elements[index]) else { return nil }
             let id = elements[index].id
             if index == 0 || !Self.continues(id, after: previous, reference: reference) {
-                if runLength > 0 { size += LEB128.unsignedSize(UInt64(runLength)) }
+                if runLength > 0 { layout.size += LEB128.unsignedSize(UInt64(runLength)) }
                 runLength = 0
-                size += id.packedSize + reference.packedSize
+                layout.runs += 1
+                layout.size += id.packedSize + reference.packedSize
             }
             runLength += 1
-            if !elements[index].successors.isEmpty { size += 1 + elements[index].successors[0].id.packedSize }
-            size += PackedValue.size(of: elements[index].value)
-            units += Int(elements[index].units)
+            if !elements[index].successors.isEmpty {
+                layout.deleted += 1
+                layout.size += 1 + elements[index].successors[0].id.packedSize
+            }
+            layout.size += PackedValue.size(of: elements[index].value)
+            layout.units += Int(elements[index].units)
             previous = id
         }
-        return size + LEB128.unsignedSize(UInt64(runLength)) + LEB128.unsignedSize(UInt64(units))
+        layout.size += LEB128.unsignedSize(UInt64(runLength)) + LEB128.unsignedSize(UInt64(layout.units))
+        return layout
     }
 
-    /// Appends the packed form of `elements`, which ``packedSize(of:)`` found plain, to `out`.
-    static func append(_ elements: UnsafeBufferPointer<SequenceElement>, to out: inout [UInt8]) {
-        var runs = 0, deleted = 0, units = 0
-        var previous = OpId.root
-        for index in elements.indices {
-            let id = elements[index].id
-            if index == 0 || !Self.continues(id, after: previous, reference: elements[index].reference!) { runs += 1 }
-            if !elements[index].successors.isEmpty { deleted += 1 }
-            units += Int(elements[index].units)
-            previous = id
-        }
+    /// Appends the packed form of `elements`, whose ``layout(of:)`` is `layout`, to `out`.
+    static func append(_ elements: UnsafeBufferPointer<SequenceElement>, _ layout: Layout, to out: inout [UInt8]) {
         out.append(UInt8(elements.count))
-        out.append(UInt8(runs))
-        out.append(UInt8(deleted))
-        LEB128.appendUnsigned(UInt64(units), to: &out)
+        out.append(UInt8(layout.runs))
+        out.append(UInt8(layout.deleted))
+        LEB128.appendUnsigned(UInt64(layout.units), to: &out)
         Self.appendRuns(of: elements, to: &out)
         for index in elements.indices where !elements[index].successors.isEmpty {
             let by = elements[index].successors[0].id

@@ -36,8 +36,8 @@ extension SequenceTree: InvariantChecked {
                 // The arena range first: a packed leaf is read through it.
                 guard node.isPacked ? node.elements.isEmpty && packedArena.holds(node.packedPlace)
                           : node.packedPlace == .none else {
-                    throw broken(.leafShape, "leaf \(index) (packed: \(node.isPacked)) has arena place \(node.packedPlace), "
-                                 + "which the arena's \(packedArena.blockCount) blocks do not hold")
+                    throw broken(.leafShape, "leaf \(index) (packed: \(node.isPacked)) holds \(node.elements.count) elements "
+                                 + "and arena place \(node.packedPlace) (the arena has \(packedArena.blockCount) blocks)")
                 }
                 guard node.children.isEmpty, count(ofLeaf: index) <= Self.maxLeafElements else {
                     throw broken(.leafShape, "leaf \(index) holds \(count(ofLeaf: index)) elements (packed: \(node.isPacked)) "
