@@ -34,6 +34,9 @@ struct ChangeChecker {
         self.actors = ops.actors
     }
 
+    /// Makes room for `count` changes to check.
+    mutating func reserveCapacity(_ count: Int) { known.reserveCapacity(count) }
+
     /// Checks `change`, which must be causally ready given the changes
     /// checked before it, and counts it as applied.
     mutating func check(_ change: DecodedChange) throws(AutomergeError) -> CheckedChange {

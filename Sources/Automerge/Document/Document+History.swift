@@ -218,7 +218,6 @@ extension DocumentState {
 
     /// Applies changes in exactly the given order (a document's own rows).
     mutating func applyInOrder(_ change: DecodedChange) throws(AutomergeError) {
-        let applied = try apply([change])
-        guard applied.count == 1 else { throw .invalidChange("change \(change.hash) is missing dependencies") }
+        guard try apply([change]) == 1 else { throw .invalidChange("change \(change.hash) is missing dependencies") }
     }
 }

@@ -21,22 +21,22 @@
 /// the bad change waited.
 extension DocumentState {
     /// Applies `changes`, queueing those that wait for dependencies.
-    /// Returns the changes applied, in order.
+    /// Returns how many changes applied (queued ones that became ready included).
     @discardableResult
-    mutating func apply(_ changes: [DecodedChange]) throws(AutomergeError) -> [DecodedChange] {
+    mutating func apply(_ changes: [DecodedChange]) throws(AutomergeError) -> Int {
         try apply(changes, committing: pendingChange())
     }
 
     /// ``apply(_:)``, given the open transaction's ``pendingChange(message:time:)``.
     @discardableResult
-    mutating func apply(_ changes: [DecodedChange], committing pending: PendingChange?) throws(AutomergeError) -> [DecodedChange] {
+    mutating func apply(_ changes: [DecodedChange], committing pending: PendingChange?) throws(AutomergeError) -> Int {
         let plan = try plan(try newChanges(in: changes, pending: pending), pending: pending)
         // Everything has passed: from here on nothing fails.
         queue = plan.queue
         commit(pending)
         ops.actors = plan.actors
         for change in plan.ready { try applyChecked(change) }
-        return plan.ready.map(\.change)
+        return plan.ready.count
     }
 
     /// What a call applies and leaves queued, decided before anything changes.
@@ -61,8 +61,8 @@ extension DocumentState {
         let queued = Set(queue.map(\.hash))
         var identities = Set(queue.map { ChangeIdentity(actor: $0.stored.actors[0], sequence: $0.stored.sequence) })
         var hashes = Set<ChangeHash>()
-        var fresh: [DecodedChange] = []
-        for change in changes {
+        var fresh: [Int] = []
+        for (index, change) in changes.enumerated() {
             if known.contains(change.hash) || queued.contains(change.hash) || hashes.contains(change.hash) { continue }
             guard let author = change.stored.actors.first else { throw .invalidChange("change has no author") }
             let identity = ChangeIdentity(actor: author, sequence: change.stored.sequence)
@@ -73,9 +73,10 @@ extension DocumentState {
                 throw .duplicateSequenceNumber(actor: author, sequence: change.stored.sequence)
             }
             hashes.insert(change.hash)
-            fresh.append(change)
+            fresh.append(index)
         }
-        return fresh
+        // All new (the usual case): the caller's array, not a copy of each change.
+        return fresh.count == changes.count ? changes : fresh.map { changes[$0] }
     }
 
     /// Orders and checks what the queue and `fresh` make ready, dropping
@@ -92,10 +93,11 @@ extension DocumentState {
 
     /// Orders and checks what the queue, less `dropped`, and `fresh` make ready.
     private func plan(_ fresh: [DecodedChange], pending: PendingChange?, dropping dropped: Set<ChangeHash>) throws(AutomergeError) -> PlanOutcome {
-        let waiting = queue.filter { !dropped.contains($0.hash) } + fresh
+        let waiting = queue.isEmpty ? fresh : queue.filter { !dropped.contains($0.hash) } + fresh
         let queuedCount = waiting.count - fresh.count
         var checker = ChangeChecker(ops: ops, known: KnownChanges(history: history, pending: pending))
         let order = readyOrder(of: waiting, known: checker.known)
+        checker.reserveCapacity(order.count)
         var ready: [CheckedChange] = []
         ready.reserveCapacity(order.count)
         for index in order {
@@ -112,8 +114,9 @@ extension DocumentState {
             throw .invalidChange("change \(ready[position].change.hash) puts a mark's end anchor before its begin anchor; "
                 + "a document holding it could not be loaded again")
         }
-        let taken = Set(order)
-        let stillWaiting = waiting.indices.filter { !taken.contains($0) }.map { waiting[$0] }
+        var taken = [Bool](repeating: false, count: waiting.count)
+        for index in order { taken[index] = true }
+        let stillWaiting = waiting.indices.filter { !taken[$0] }.map { waiting[$0] }
         return .ready(Plan(ready: ready, queue: stillWaiting, actors: checker.actors))
     }
 

@@ -27,6 +27,12 @@ struct KnownChanges {
         if let pending { add(pending.hash, actor: pending.actor, sequence: pending.header.sequence, maxOp: pending.maxOp) }
     }
 
+    /// Makes room for `count` more changes counted by ``add(_:actor:sequence:maxOp:)``.
+    mutating func reserveCapacity(_ count: Int) {
+        added.reserveCapacity(added.count + count)
+        addedBySequence.reserveCapacity(addedBySequence.count + count)
+    }
+
     /// Counts `hash` as applied.
     mutating func add(_ hash: ChangeHash, actor: UInt32, sequence: UInt64, maxOp: UInt64) {
         added[hash] = Entry(actor: actor, sequence: sequence, maxOp: maxOp)

@@ -4,8 +4,17 @@ enum StorageBridge {
     /// The changes in `bytes`, in file order; a document chunk contributes
     /// the changes it was built from, in its change-row order.
     static func changes(in bytes: [UInt8]) throws(AutomergeError) -> [DecodedChange] {
+        let chunks = try decode(bytes)
         var result: [DecodedChange] = []
-        for chunk in try decode(bytes) { result.append(contentsOf: try changes(of: chunk)) }
+        result.reserveCapacity(chunks.count)
+        for chunk in chunks {
+            // A change chunk, most often one of many: appended without an array of its own.
+            if case .change(let stored, let encoded) = chunk {
+                result.append(DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes))
+            } else {
+                result.append(contentsOf: try changes(of: chunk))
+            }
+        }
         return result
     }
 

@@ -36,6 +36,18 @@ struct Chunk: Sendable {
 
     /// The change hash, for change chunks.
     var changeHash: ChangeHash { ChangeHash(bytes: digest) }
+
+    /// The same chunk in bytes of its own, not shared with the other
+    /// chunks of its file: for decoding on another thread, whose slices of
+    /// a shared buffer would take turns with this thread's at its
+    /// reference count.
+    func unshared() -> Chunk {
+        let ownStored = Array(stored)[...]
+        let ownContents = type == .compressedChange
+            ? Array(contents)[...]
+            : ownStored[(contents.startIndex - stored.startIndex)..<(contents.endIndex - stored.startIndex)]
+        return Chunk(index: index, type: type, contents: ownContents, stored: ownStored, digest: digest)
+    }
 }
 
 enum ChunkFraming {

@@ -49,3 +49,34 @@ struct DecodeLimits: Sendable {
         return overflow ? maxRows : min(maxRows, max(minRows, scaled))
     }
 }
+
+/// The rows a whole input may still declare (``DecodeLimits/fileRowLimit(inputSize:)``),
+/// spent chunk by chunk in file order: each chunk is decoded with at most
+/// what the chunks before it left.
+struct RowBudget: Sendable {
+    private let base: DecodeLimits
+    /// The rows the whole input may declare.
+    let total: Int
+    /// What the chunks decoded so far have left (negative once overspent).
+    private(set) var remaining: Int
+
+    init(limits: DecodeLimits, inputSize: Int) {
+        base = limits
+        total = limits.fileRowLimit(inputSize: inputSize)
+        remaining = total
+    }
+
+    /// The limits for the next chunk: its rows capped by what is left.
+    var limits: DecodeLimits {
+        var limits = base
+        limits.maxRows = min(base.maxRows, remaining)
+        return limits
+    }
+
+    /// Spends a decoded chunk's rows; throws once the input has declared
+    /// more than ``total``.
+    mutating func spend(_ rows: Int) throws(LoadError) {
+        remaining -= rows
+        guard remaining >= 0 else { throw .tooManyRows(column: "input", limit: total) }
+    }
+}

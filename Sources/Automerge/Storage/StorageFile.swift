@@ -84,26 +84,36 @@ enum StorageFile {
         // One row budget for the whole input: the per-chunk limits alone
         // let every small chunk claim the minimum, so many small chunks
         // could declare rows out of proportion to the input.
-        let rowLimit = limits.fileRowLimit(inputSize: bytes.count)
-        var remainingRows = rowLimit
-        for chunk in chunks {
-            var chunkLimits = limits
-            chunkLimits.maxRows = min(limits.maxRows, remainingRows)
+        var budget = RowBudget(limits: limits, inputSize: bytes.count)
+        var rest = chunks[...]
+        if let first = chunks.first, first.type == .document {
+            let document: DecodedChunk
             do throws(LoadError) {
-                if chunk.index == 0 && chunk.type == .document {
-                    let document: DecodedChunk
-                    (document, built) = try decodeDocument(chunk, verifyHeads: verifyHeads, limits: chunkLimits, alongside: build)
-                    decoded.append(document)
-                } else {
-                    decoded.append(try decode(chunk, verifyHeads: verifyHeads, limits: chunkLimits))
-                }
-                remainingRows -= decoded[decoded.count - 1].rows
-                guard remainingRows >= 0 else { throw .tooManyRows(column: "input", limit: rowLimit) }
+                (document, built) = try decodeDocument(first, verifyHeads: verifyHeads, limits: budget.limits, alongside: build)
+                try budget.spend(document.rows)
             } catch {
-                throw .inChunk(chunk.index, error)
+                throw .inChunk(first.index, error)
             }
+            decoded.append(document)
+            rest = rest.dropFirst()
+        }
+        if ConcurrentChunkDecode.pays(for: rest) {
+            decoded += try ConcurrentChunkDecode.decode(rest, verifyHeads: verifyHeads, budget: &budget)
+        } else {
+            for chunk in rest { decoded.append(try decode(chunk, verifyHeads: verifyHeads, budget: &budget)) }
         }
         return (decoded, built)
+    }
+
+    /// Decodes one chunk within the rows `budget` leaves and spends them.
+    static func decode(_ chunk: Chunk, verifyHeads: Bool, budget: inout RowBudget) throws(LoadError) -> DecodedChunk {
+        do throws(LoadError) {
+            let decoded = try decode(chunk, verifyHeads: verifyHeads, limits: budget.limits)
+            try budget.spend(decoded.rows)
+            return decoded
+        } catch {
+            throw .inChunk(chunk.index, error)
+        }
     }
 
     /// Decodes one chunk.

@@ -95,7 +95,7 @@ struct CanonicalChangeTests {
         let list = try source.putObject(obj: .ROOT, key: "list", ty: .List)
         source.commitReproducibly(message: "objects")
         var generator = SystemRandomNumberGenerator()
-        for round in 0..<60 {
+        for round in 0..<100 {
             for _ in 0..<Int.random(in: 1...(round % 7 == 0 ? 120 : 4), using: &generator) {
                 switch Int.random(in: 0..<4, using: &generator) {
                 case 0: try source.put(obj: .ROOT, key: "key\(Int.random(in: 0..<20, using: &generator))", value: .Int(Int64(round)))

@@ -1,0 +1,105 @@
+import AutomergeConformance
+import Testing
+@testable import Automerge
+
+/// A run of change chunks is decoded on two cores (``ConcurrentChunkDecode``)
+/// with exactly the result of decoding them one after another: the same
+/// changes, and for bad input the same error at the same chunk, the input's
+/// row budget included.
+@Suite("Concurrent chunk decode")
+struct ConcurrentChunkDecodeTests {
+    /// `count` change chunks, one per commit, of varied sizes (1 to 40 ops).
+    static let chunks: [[UInt8]] = {
+        let doc = Document()
+        doc.actor = ActorId(hexString: "d0")!
+        var chunks: [[UInt8]] = []
+        do {
+            let text = try doc.putObject(obj: .ROOT, key: "text", ty: .Text)
+            for round in 0..<160 {
+                let before = doc.heads()
+                if round % 5 == 0 {
+                    try doc.put(obj: .ROOT, key: "key \(round % 7)", value: .Int(Int64(round)))
+                } else {
+                    try doc.spliceText(obj: text, start: 0, delete: 0, value: String(repeating: "w", count: round % 40 + 1))
+                }
+                doc.commitReproducibly()
+                chunks.append(Array(try doc.encodeChangesSince(heads: before)))
+            }
+        } catch {
+            Issue.record("building the chunks failed: \(error)")
+        }
+        return chunks
+    }()
+
+    /// The hashes of the changes `bytes` decode to, or the error.
+    static func decoded(_ bytes: [UInt8], limits: DecodeLimits = .default) -> Result<[ChangeHash], LoadError> {
+        Result { () throws(LoadError) in
+            try StorageFile.decode(bytes, limits: limits).map { chunk in
+                guard case .change(_, let encoded) = chunk else { return ChangeHash(bytes: []) }
+                return encoded.hash
+            }
+        }
+    }
+
+    /// The same, decoding one chunk after another.
+    static func decodedInOrder(_ bytes: [UInt8], limits: DecodeLimits = .default) -> Result<[ChangeHash], LoadError> {
+        Result { () throws(LoadError) in
+            var budget = RowBudget(limits: limits, inputSize: bytes.count)
+            return try ChunkFraming.split(bytes, limits: limits).map { chunk throws(LoadError) in
+                guard case .change(_, let encoded) = try StorageFile.decode(chunk, verifyHeads: true, budget: &budget) else {
+                    return ChangeHash(bytes: [])
+                }
+                return encoded.hash
+            }
+        }
+    }
+
+    @Test("a run of change chunks decodes to the changes of the ordered decode")
+    func sameChanges() throws {
+        let chunks = ArraySlice(try ChunkFraming.split(Self.chunks.flatMap { $0 }))
+        #expect(ConcurrentChunkDecode.pays(for: chunks), "enough chunks to take the concurrent path")
+        let hashes = try Self.decoded(Self.chunks.flatMap { $0 }).get()
+        #expect(hashes == Self.chunks.map { try! ChunkFraming.split($0)[0].changeHash })
+    }
+
+    @Test("a damaged chunk in either half fails with the ordered decode's error, at its index",
+          arguments: [0, 3, 79, 80, 81, 120, 159])
+    func damagedChunk(at index: Int) throws {
+        var chunks = Self.chunks
+        var contents = Array(try ChunkFraming.split(chunks[index])[0].contents)
+        contents[contents.count / 2] ^= 0x5a
+        contents.removeLast(3)
+        chunks[index] = ChunkFraming.frame(type: .change, contents: contents).bytes
+        let bytes = chunks.flatMap { $0 }
+        let ordered = Self.decodedInOrder(bytes)
+        guard case .failure(let error) = ordered else {
+            Issue.record("the damaged chunk decodes")
+            return
+        }
+        guard case .inChunk(let failing, _) = error else {
+            Issue.record("error without its chunk: \(error)")
+            return
+        }
+        #expect(failing == index)
+        #expect(Self.decoded(bytes) == ordered)
+    }
+
+    @Test("the input's row budget is spent in file order, whichever half overspends it")
+    func rowBudget() throws {
+        let bytes = Self.chunks.flatMap { $0 }
+        let rows = try Self.decodedInOrder(bytes).get().count + ChunkFraming.split(bytes).reduce(0) { sum, chunk in
+            sum + (try! ChangeChunk.decode(chunk)).ops.count
+        }
+        // Budgets that run out in the first half, at the middle, in the
+        // second half, at the last chunk, and that just suffice.
+        for budget in [1, 50, rows / 3, rows / 2, rows / 2 + 7, 2 * rows / 3, rows - 1, rows] {
+            var limits = DecodeLimits()
+            limits.rowsPerByte = 0
+            limits.minRows = budget
+            let ordered = Self.decodedInOrder(bytes, limits: limits)
+            #expect(Self.decoded(bytes, limits: limits) == ordered, "budget \(budget) of \(rows) rows")
+            if budget == rows { #expect((try? ordered.get()) != nil, "the whole budget suffices") }
+            if budget < rows { #expect((try? ordered.get()) == nil, "budget \(budget) runs out") }
+        }
+    }
+}
