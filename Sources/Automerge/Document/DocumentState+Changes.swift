@@ -100,13 +100,26 @@ extension DocumentState {
         checker.reserveCapacity(order.count)
         var ready: [CheckedChange] = []
         ready.reserveCapacity(order.count)
+        /// Refuses the change at `position` of `ready` for not being in canonical form.
+        func refuseNonCanonical(at position: Int) throws(AutomergeError) -> PlanOutcome {
+            if order[position] < queuedCount { return .refusedQueuedChange(ready[position].change.hash) }
+            throw ChangeChecker.notCanonical(ready[position].change)
+        }
         for index in order {
             do {
                 ready.append(try checker.check(waiting[index]))
             } catch {
+                // Checked in order, a change before this one that is not
+                // canonical would have been refused first.
+                if let position = ChangeChecker.firstNonCanonical(in: ready, actors: checker.actors) {
+                    return try refuseNonCanonical(at: position)
+                }
                 if index < queuedCount { return .refusedQueuedChange(waiting[index].hash) }
                 throw error
             }
+        }
+        if let position = ChangeChecker.firstNonCanonical(in: ready, actors: checker.actors) {
+            return try refuseNonCanonical(at: position)
         }
         if refusesMisorderedMarks,
            let position = ReceivedMarkOrder.firstMisordered(in: ready, appliedTo: ops, actors: checker.actors, created: checker.created) {

@@ -48,6 +48,16 @@ struct ActorTable: Sendable {
         return index
     }
 
+    /// The same table in buffers of its own: for another thread to read
+    /// while this thread reads this one. Two cores that retain and release
+    /// the same buffers take turns at their reference counts, which costs
+    /// more than the copy.
+    func unshared() -> ActorTable {
+        var copy = ActorTable()
+        _ = copy.intern(contentsOf: actors.map { ActorId(uncheckedBytes: Array($0.bytes)) })
+        return copy
+    }
+
     /// The indices of `newActors`, adding those that are new, with room made once.
     mutating func intern(contentsOf newActors: some Collection<ActorId>) -> [UInt32] {
         actors.reserveCapacity(actors.count + newActors.count)

@@ -122,6 +122,41 @@ struct CanonicalChangeTests {
         #expect(try doc.text(obj: text) == source.text(obj: text))
     }
 
+    /// In a large batch the canonical form is proven apart from the other
+    /// checks, half on another core; the change refused must still be the
+    /// first that checking in order refuses.
+    @Test("in a large batch, the first change refused is the one reported, whichever check refuses it")
+    func firstRefusalInLargeBatch() throws {
+        let source = Document()
+        source.actor = ActorId(hexString: "dd")!
+        for round in 0..<100 {
+            try source.put(obj: .ROOT, key: "key \(round % 9)", value: .Int(Int64(round)))
+            source.commitReproducibly()
+        }
+        let good = try source.encodeChangesSince(heads: [])
+        let doc = try Self.conflicted()
+        let notCanonical = Self.change(on: doc, dependencies: doc.heads().sorted().reversed())
+        // By a fresh actor, an op on an object nobody made.
+        let orphanOp = StoredOp(
+            object: StoredOpId(counter: 99, actor: 0), key: .map("k"), insert: false, action: 1, value: .int(1),
+            predecessors: StoredOpIdList([]), id: nil, successors: [], expand: false, markName: nil)
+        let missingObject = Data(ChangeChunk.encode(StoredChange(
+            dependencies: [], actors: [ActorId(hexString: "ee")!], sequence: 1, startOp: 1,
+            time: 0, message: nil, ops: [orphanOp], extraBytes: [])).bytes)
+        func refusal(_ bytes: Data) -> String {
+            do {
+                try doc.applyEncodedChanges(encoded: bytes)
+                return "applied"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal(good + notCanonical + missingObject).contains("canonical form"))
+        #expect(refusal(good + missingObject + notCanonical).contains("missing object"))
+        #expect(refusal(notCanonical + good + missingObject).contains("canonical form"))
+        #expect(try doc.get(obj: .ROOT, key: "key 0") == nil, "nothing of a refused batch applies")
+    }
+
     @Test("a compressed change chunk is judged by the change it holds")
     func compressedChunk() throws {
         let source = Document()
