@@ -1,7 +1,9 @@
 /// A received change, decoded into the op set's terms and checked: applying
 /// its ops, after the changes checked before it, cannot fail.
 struct CheckedChange {
-    let change: DecodedChange
+    /// Where the change is in the changes the checker was given (a batch
+    /// holds each change once, not a copy of it per stage).
+    let position: Int
     /// The author's op-set actor index.
     let author: UInt32
     let ops: [ChangeOp]
@@ -39,7 +41,7 @@ struct ChangeChecker {
     /// Checks `change`, which must be causally ready given the changes
     /// checked before it, and counts it as applied. Its canonical form is
     /// checked apart, for a whole batch at once (``firstNonCanonical(in:actors:)``).
-    mutating func check(_ change: DecodedChange) throws(AutomergeError) -> CheckedChange {
+    mutating func check(_ change: DecodedChange, at position: Int) throws(AutomergeError) -> CheckedChange {
         let (author, changeOps) = try ChangeCodec.changeOps(of: change.stored, actors: &actors)
         let expectedSequence = known.lastSequence(of: author) + 1
         guard change.stored.sequence == expectedSequence else {
@@ -48,7 +50,7 @@ struct ChangeChecker {
         try checkMaxOp(change, author: author)
         try validate(changeOps)
         known.add(change.hash, actor: author, sequence: change.stored.sequence, maxOp: change.stored.maxOp)
-        return CheckedChange(change: change, author: author, ops: changeOps)
+        return CheckedChange(position: position, author: author, ops: changeOps)
     }
 
     /// A change's ops must start above its author's previous change's, and
@@ -163,30 +165,33 @@ extension ChangeChecker {
     /// From this many changes to prove canonical, half are proven on another core.
     static let concurrentCanonicalThreshold = 64
 
-    /// The position of the first of `checked` that is not byte for byte
-    /// what a document chunk rebuilds for it (see ``CanonicalChangeForm``),
-    /// if any; `actors` holds every actor their ops name.
+    /// The position in `checked` of the first change (of `changes`) that is
+    /// not byte for byte what a document chunk rebuilds for it (see
+    /// ``CanonicalChangeForm``), if any; `actors` holds every actor their ops name.
     ///
     /// Proven apart from the other checks, and for a large batch half on
     /// another core: re-encoding each change was a third of checking a
     /// batch of small changes. Each proof reads only its change and the
     /// actor table, so the position is the one checking in order finds.
-    static func firstNonCanonical(in checked: [CheckedChange], actors: ActorTable) -> Int? {
-        let unproven = checked.indices.filter { !checked[$0].change.isCanonical }
+    static func firstNonCanonical(in checked: [CheckedChange], of changes: [DecodedChange], actors: ActorTable) -> Int? {
+        let unproven = checked.indices.filter { !changes[checked[$0].position].isCanonical }
         guard unproven.count >= concurrentCanonicalThreshold else {
-            return firstNonCanonical(in: checked, at: unproven[...], actors: actors)
+            return firstNonCanonical(in: checked, at: unproven[...], of: changes, actors: actors)
         }
         let middle = unproven.count / 2
         let (first, second) = Concurrently.run(
-            { firstNonCanonical(in: checked, at: unproven[..<middle], actors: actors) },
-            { [actors = actors.unshared()] in firstNonCanonical(in: checked, at: unproven[middle...], actors: actors) })
+            { firstNonCanonical(in: checked, at: unproven[..<middle], of: changes, actors: actors) },
+            { [actors = actors.unshared()] in firstNonCanonical(in: checked, at: unproven[middle...], of: changes, actors: actors) })
         return first ?? second
     }
 
-    private static func firstNonCanonical(in checked: [CheckedChange], at positions: ArraySlice<Int>, actors: ActorTable) -> Int? {
+    private static func firstNonCanonical(
+        in checked: [CheckedChange], at positions: ArraySlice<Int>, of changes: [DecodedChange], actors: ActorTable
+    ) -> Int? {
         var form = CanonicalChangeForm()
         return positions.first { position in
-            !form.matches(checked[position].change, author: checked[position].author, ops: checked[position].ops, actors: actors)
+            !form.matches(changes[checked[position].position], author: checked[position].author, ops: checked[position].ops,
+                          actors: actors)
         }
     }
 

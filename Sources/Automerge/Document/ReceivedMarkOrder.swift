@@ -18,8 +18,11 @@ enum ReceivedMarkOrder {
     static func firstMisordered(in changes: [CheckedChange], appliedTo ops: OpSet, actors: ActorTable,
                                 created: [OpId: ObjectKind]) -> Int? {
         var marked = Set<OpId>()
-        for change in changes {
-            for op in change.ops where op.action == .mark { marked.insert(op.object) }
+        // Ops are read in place: binding each change or op to a local copied it.
+        for change in changes.indices {
+            for op in changes[change].ops.indices where changes[change].ops[op].action == .mark {
+                marked.insert(changes[change].ops[op].object)
+            }
         }
         guard !marked.isEmpty else { return nil }
         var scratch = OpSet(encoding: ops.encoding)
