@@ -39,7 +39,7 @@ struct ActorTable: Sendable {
 
     /// The index of `actor`, adding it if new.
     mutating func intern(_ actor: ActorId) -> UInt32 {
-        if let index = indexOf[actor] { return index }
+        if let index = index(of: actor) { return index }
         let index = UInt32(actors.count)
         actors.append(actor)
         indexOf[actor] = index
