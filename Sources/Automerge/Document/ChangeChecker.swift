@@ -40,7 +40,7 @@ struct ChangeChecker {
 
     /// Checks `change`, which must be causally ready given the changes
     /// checked before it, and counts it as applied. Its canonical form is
-    /// checked apart, for a whole batch at once (``firstNonCanonical(in:actors:)``).
+    /// checked apart, for a whole batch at once (``firstNonCanonical(in:of:actors:)``).
     mutating func check(_ change: DecodedChange, at position: Int) throws(AutomergeError) -> CheckedChange {
         let (author, changeOps) = try ChangeCodec.changeOps(of: change.stored, actors: &actors)
         let expectedSequence = known.lastSequence(of: author) + 1

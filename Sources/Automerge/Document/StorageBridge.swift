@@ -7,14 +7,7 @@ enum StorageBridge {
         let chunks = try decode(bytes)
         var result: [DecodedChange] = []
         result.reserveCapacity(chunks.count)
-        for chunk in chunks {
-            // A change chunk, most often one of many: appended without an array of its own.
-            if case .change(let stored, let encoded) = chunk {
-                result.append(DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes))
-            } else {
-                result.append(contentsOf: try changes(of: chunk))
-            }
-        }
+        for chunk in chunks { try appendChanges(of: chunk, to: &result) }
         return result
     }
 
@@ -22,20 +15,22 @@ enum StorageBridge {
         do { return try StorageFile.decode(bytes) } catch { throw .load(error) }
     }
 
-    /// `canonical`: whether a change chunk is known to be in canonical form
-    /// (see ``ChangeChecker``), which spares its check re-encoding it.
-    static func changes(of chunk: DecodedChunk, canonical: Bool = false) throws(AutomergeError) -> [DecodedChange] {
+    /// Appends the changes of `chunk` to `changes`: a batch of many change
+    /// chunks then takes no array per chunk. `canonical`: whether a change
+    /// chunk is known to be in canonical form (see ``ChangeChecker``), which
+    /// spares its check re-encoding it.
+    static func appendChanges(
+        of chunk: DecodedChunk, canonical: Bool = false, to changes: inout [DecodedChange]
+    ) throws(AutomergeError) {
         switch chunk {
-        case .document(_, let changes):
-            var result: [DecodedChange] = []
-            for change in changes {
+        case .document(_, let rebuilt):
+            for change in rebuilt {
                 let stored: StoredChange
                 do { stored = try change.storedChange() } catch { throw .load(error) }
-                result.append(DecodedChange(stored: stored, hash: change.hash, bytes: Array(change.bytes), isCanonical: true))
+                changes.append(DecodedChange(stored: stored, hash: change.hash, bytes: Array(change.bytes), isCanonical: true))
             }
-            return result
         case .change(let stored, let encoded):
-            return [DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes, isCanonical: canonical)]
+            changes.append(DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes, isCanonical: canonical))
         }
     }
 
@@ -107,7 +102,7 @@ enum StorageBridge {
             chunks = chunks.dropFirst()
         }
         var received: [DecodedChange] = []
-        for chunk in chunks { received += try changes(of: chunk, canonical: ownBytes) }
+        for chunk in chunks { try appendChanges(of: chunk, canonical: ownBytes, to: &received) }
         try state.apply(received)
         if !startsWithDocument && !state.queue.isEmpty {
             throw .missingDependencies(state.queue.flatMap(\.stored.dependencies).filter { !state.history.contains($0) }.sorted())

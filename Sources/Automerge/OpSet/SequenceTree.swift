@@ -94,7 +94,7 @@ struct SequenceTree: Sendable {
             let copy = SideTables()
             copy.wideReferences = wideReferences
             copy.packedRuns = packedRuns
-            copy.packedArena = sideTables?.packedArena ?? PackedArena()
+            copy.packedArena = packedArena
             sideTables = copy
         }
         body(sideTables!)
