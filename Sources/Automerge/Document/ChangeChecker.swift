@@ -23,10 +23,18 @@ struct ChangeChecker {
     /// Objects the checked changes create, by kind and depth.
     private(set) var created: [OpId: ObjectKind] = [:]
     private var createdDepth: [OpId: Int] = [:]
-    /// Elements the checked changes insert, by sequence.
-    private var newElements: [OpId: Set<OpId>] = [:]
-    /// Ops the checked changes put on each property (deletes excluded).
-    private var newOpsAt: [PropertyOfObject: Set<OpId>] = [:]
+    /// Elements the checked changes insert, each with its sequence's
+    /// position in ``newElementSequences``; and ops they put on a property
+    /// (deletes excluded), with its position in ``newOpProperties``.
+    ///
+    /// Tables of op ids, each of which is in one sequence or property,
+    /// rather than a set per sequence and property: hashing every element
+    /// and op into sets (SipHash, freshly seeded) was a fifth of checking a
+    /// batch of typed text.
+    private var newElements = OpIdTable()
+    private var newElementSequences: [OpId] = []
+    private var newOps = OpIdTable()
+    private var newOpProperties: [PropertyOfObject] = []
 
     init(ops: OpSet, known: KnownChanges) {
         self.ops = ops
@@ -104,11 +112,13 @@ struct ChangeChecker {
                 guard kind.isSequence else { throw .invalidChange("element id in a map") }
                 if !element.isRoot || !op.insert {
                     let exists = existing.map { ops.objects[$0].sequence.contains(element) } ?? false
-                    guard exists || newElements[op.object]?.contains(element) == true else {
+                    guard exists || isNewElement(element, of: op.object) else {
                         throw .invalidChange("op \(op.id.counter) refers to a missing list element")
                     }
                 }
-                if op.insert { newElements[op.object, default: []].insert(op.id) }
+                if op.insert {
+                    newElements[op.id] = try Self.position(appending: op.object, to: &newElementSequences)
+                }
             }
             if let made = op.action.objectType {
                 guard ops.objectIndex(of: op.id) == nil, created[op.id] == nil else { throw .invalidChange("object created twice") }
@@ -137,10 +147,9 @@ struct ChangeChecker {
             // gathering every op of the property first: a counter's key
             // keeps all its increments, and gathering them made each
             // increment cost as many hash inserts as the key had ops.
-            let fresh = newOpsAt[property]
             func isOpOfProperty(_ id: OpId) -> Bool {
-                if fresh?.contains(id) == true { return true }
-                if case .element(let element) = op.key, id == element, newElements[op.object]?.contains(element) == true {
+                if let position = newOps[id], newOpProperties[Int(position)] == property { return true }
+                if case .element(let element) = op.key, id == element, isNewElement(element, of: op.object) {
                     return true
                 }
                 guard let objectIndex else { return false }
@@ -157,7 +166,21 @@ struct ChangeChecker {
                 throw .invalidChange("op \(op.id.counter) has a predecessor that is not an op on the same property")
             }
         }
-        if op.action != .delete { newOpsAt[property, default: []].insert(op.id) }
+        if op.action != .delete { newOps[op.id] = try Self.position(appending: property, to: &newOpProperties) }
+    }
+
+    /// Whether the checked changes insert `element` into `sequence`.
+    private func isNewElement(_ element: OpId, of sequence: OpId) -> Bool {
+        guard let position = newElements[element] else { return false }
+        return newElementSequences[Int(position)] == sequence
+    }
+
+    /// Appends `value` to `list` and returns its position, as an op-id table holds it.
+    private static func position<Value>(appending value: Value, to list: inout [Value]) throws(AutomergeError) -> Int32 {
+        // Memory runs out long before, but a table position is 31 bits.
+        guard list.count < Int32.max else { throw .invalidChange("too many ops in one batch of changes") }
+        list.append(value)
+        return Int32(list.count - 1)
     }
 }
 
@@ -202,7 +225,7 @@ extension ChangeChecker {
 }
 
 /// A key or element of one object.
-private struct PropertyOfObject: Hashable {
+private struct PropertyOfObject: Equatable {
     let object: OpId
     let key: OpKey
 }

@@ -9,9 +9,8 @@ extension DocumentState {
 
     /// Decodes the bytes of a change from a document's history (checked when it entered that history).
     static func decodeRecord(_ bytes: ArraySlice<UInt8>) throws(AutomergeError) -> DecodedChange {
-        var change = try decodeChange(Array(bytes))
-        change.isCanonical = true
-        return change
+        let change = try decodeChange(Array(bytes))
+        return DecodedChange(stored: change.stored, hash: change.hash, bytes: change.bytes, isCanonical: true)
     }
 
     /// Applies every chunk of `bytes` (change chunks or whole documents) as changes.

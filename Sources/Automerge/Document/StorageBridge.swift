@@ -4,10 +4,10 @@ enum StorageBridge {
     /// The changes in `bytes`, in file order; a document chunk contributes
     /// the changes it was built from, in its change-row order.
     static func changes(in bytes: [UInt8]) throws(AutomergeError) -> [DecodedChange] {
-        let chunks = try decode(bytes)
+        var chunks = try decode(bytes)
         var result: [DecodedChange] = []
         result.reserveCapacity(chunks.count)
-        for chunk in chunks { try appendChanges(of: chunk, to: &result) }
+        try chunks.drain { (chunk) throws(AutomergeError) in try appendChanges(of: chunk, to: &result) }
         return result
     }
 
@@ -20,9 +20,9 @@ enum StorageBridge {
     /// chunk is known to be in canonical form (see ``ChangeChecker``), which
     /// spares its check re-encoding it.
     static func appendChanges(
-        of chunk: DecodedChunk, canonical: Bool = false, to changes: inout [DecodedChange]
+        of chunk: consuming DecodedChunk, canonical: Bool = false, to changes: inout [DecodedChange]
     ) throws(AutomergeError) {
-        switch chunk {
+        switch consume chunk {
         case .document(_, let rebuilt):
             for change in rebuilt {
                 let stored: StoredChange

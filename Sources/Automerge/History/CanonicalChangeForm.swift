@@ -23,10 +23,10 @@ struct CanonicalChangeForm {
         rows.restart(mentioning: mentioned, author: author, actors: actors)
         for index in ops.indices { rows.append(ops[index]) }
         contents.removeAll(keepingCapacity: true)
-        let stored = change.stored
         rows.finishContents(
-            sequence: stored.sequence, startOp: stored.startOp, dependencies: stored.dependencies, time: stored.time,
-            message: stored.message, extraBytes: stored.extraBytes, to: &contents, layout: &layout)
+            sequence: change.stored.sequence, startOp: change.stored.startOp, dependencies: change.stored.dependencies,
+            time: change.stored.time, message: change.stored.message, extraBytes: change.stored.extraBytes,
+            to: &contents, layout: &layout)
         return ChunkFraming.contents(ofFramed: change.bytes) == contents[...]
     }
 }

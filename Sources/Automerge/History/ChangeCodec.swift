@@ -154,15 +154,26 @@ enum ChangeCodec {
 }
 
 /// A change chunk decoded from bytes, with its hash and canonical bytes.
-struct DecodedChange: Sendable {
-    var stored: StoredChange
-    var hash: ChangeHash
+///
+/// A class, so that the stages a batch of received changes goes through
+/// (dedupe, order, check, apply, queue) hand a change on with one retain:
+/// as a struct each copy retained and released every array it holds.
+final class DecodedChange: Sendable {
+    let stored: StoredChange
+    let hash: ChangeHash
     /// The uncompressed change chunk.
-    var bytes: [UInt8]
+    let bytes: [UInt8]
     /// Whether `bytes` are known to be exactly what a document chunk rebuilds
     /// for this change (changes read from a document chunk, and changes from
     /// a document's history), so that applying it need not check that.
-    var isCanonical = false
+    let isCanonical: Bool
+
+    init(stored: StoredChange, hash: ChangeHash, bytes: [UInt8], isCanonical: Bool = false) {
+        self.stored = stored
+        self.hash = hash
+        self.bytes = bytes
+        self.isCanonical = isCanonical
+    }
 }
 
 /// The op-set actors a change's ops mention (objects, keys, predecessors),

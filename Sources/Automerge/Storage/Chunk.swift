@@ -36,18 +36,6 @@ struct Chunk: Sendable {
 
     /// The change hash, for change chunks.
     var changeHash: ChangeHash { ChangeHash(bytes: digest) }
-
-    /// The same chunk in bytes of its own, not shared with the other
-    /// chunks of its file: for decoding on another thread, whose slices of
-    /// a shared buffer would take turns with this thread's at its
-    /// reference count.
-    func unshared() -> Chunk {
-        let ownStored = Array(stored)[...]
-        let ownContents = type == .compressedChange
-            ? Array(contents)[...]
-            : ownStored[(contents.startIndex - stored.startIndex)..<(contents.endIndex - stored.startIndex)]
-        return Chunk(index: index, type: type, contents: ownContents, stored: ownStored, digest: digest)
-    }
 }
 
 enum ChunkFraming {
@@ -159,21 +147,39 @@ enum ChunkFraming {
     /// of each and inflating compressed changes. Errors are wrapped in
     /// ``LoadError/inChunk(_:_:)`` with the chunk's index.
     static func split(_ bytes: [UInt8], limits: DecodeLimits = .default) throws(LoadError) -> [Chunk] {
+        let framing = frames(bytes)
         var chunks = [Chunk]()
-        var reader = ByteReader(bytes)
-        while !reader.isAtEnd {
-            let index = chunks.count
-            do throws(LoadError) {
-                chunks.append(try readChunk(&reader, index: index, limits: limits))
-            } catch {
-                throw .inChunk(index, error)
-            }
+        chunks.reserveCapacity(framing.frames.count)
+        for frame in framing.frames {
+            do throws(LoadError) { chunks.append(try frame.verified(limits: limits)) } catch { throw .inChunk(frame.index, error) }
         }
+        if let failure = framing.failure { throw failure }
         return chunks
     }
 
-    /// Reads one chunk at the reader's position.
-    static func readChunk(_ reader: inout ByteReader, index: Int, limits: DecodeLimits = .default) throws(LoadError) -> Chunk {
+    /// The frames of a file, up to the first whose magic, type or length is
+    /// wrong, and that one's error (wrapped in ``LoadError/inChunk(_:_:)``).
+    /// Checksums are not verified: that is each frame's own work
+    /// (``ChunkFrame/verified(limits:)``), which a large batch spreads over
+    /// two cores. A caller reports a frame's failure only after the frames
+    /// before it verified and decoded, so that a file's error is that of its
+    /// first chunk, in file order, that fails in any way (as Rust's load).
+    static func frames(_ bytes: [UInt8]) -> (frames: [ChunkFrame], failure: LoadError?) {
+        var frames = [ChunkFrame]()
+        var reader = ByteReader(bytes)
+        while !reader.isAtEnd {
+            let index = frames.count
+            do throws(LoadError) {
+                frames.append(try readFrame(&reader, index: index))
+            } catch {
+                return (frames, .inChunk(index, error))
+            }
+        }
+        return (frames, nil)
+    }
+
+    /// Reads one chunk's frame at the reader's position.
+    static func readFrame(_ reader: inout ByteReader, index: Int) throws(LoadError) -> ChunkFrame {
         let start = reader.position
         let header = try reader.readBytes(4, "chunk magic")
         guard header.elementsEqual(magic) else { throw .badMagic }
@@ -182,21 +188,54 @@ enum ChunkFraming {
         guard let type = ChunkType(rawValue: typeByte) else { throw .unknownChunkType(typeByte) }
         if type == .bundle { throw .unsupportedChunkType(typeByte) }
         let contents = try reader.readLengthPrefixed("chunk contents")
-        let stored = reader.bytes[start..<reader.position]
+        return ChunkFrame(index: index, type: type, checksum: checksum, contents: contents,
+                          stored: reader.bytes[start..<reader.position])
+    }
+}
 
+/// One chunk of a file as framed, its checksum not yet verified.
+struct ChunkFrame: Sendable {
+    /// The position of the chunk in its file (0-based).
+    let index: Int
+    let type: ChunkType
+    /// The checksum as stored.
+    let checksum: ArraySlice<UInt8>
+    /// The contents as stored (raw DEFLATE for a compressed change).
+    let contents: ArraySlice<UInt8>
+    /// The chunk exactly as stored, header included.
+    let stored: ArraySlice<UInt8>
+
+    /// Whether the chunk holds a change (compressed or not).
+    var isChange: Bool { type == .change || type == .compressedChange }
+
+    /// The chunk with its checksum verified and, for a compressed change,
+    /// its contents inflated within `limits`; errors are not wrapped.
+    func verified(limits: DecodeLimits) throws(LoadError) -> Chunk {
         switch type {
         case .document, .change:
-            let digest = digest(type: typeByte, contents: contents)
+            let digest = ChunkFraming.digest(type: type.rawValue, contents: contents)
             guard digest[0..<4].elementsEqual(checksum) else { throw .badChecksum }
             return Chunk(index: index, type: type, contents: contents, stored: stored, digest: digest)
         case .compressedChange:
             let inflated = try Deflate.inflate(
                 contents, limit: limits.inflateLimit(compressedSize: contents.count), what: "compressed change")
-            let digest = digest(type: ChunkType.change.rawValue, contents: inflated[...])
+            let digest = ChunkFraming.digest(type: ChunkType.change.rawValue, contents: inflated[...])
             guard digest[0..<4].elementsEqual(checksum) else { throw .badChecksum }
             return Chunk(index: index, type: type, contents: inflated[...], stored: stored, digest: digest)
         case .bundle:
-            throw .unsupportedChunkType(typeByte)
+            throw .unsupportedChunkType(type.rawValue)
         }
+    }
+
+    /// The same frame in bytes of its own, not shared with the other
+    /// frames of its file: for work on another thread, whose slices of a
+    /// shared buffer would take turns with this thread's at its reference
+    /// count.
+    func unshared() -> ChunkFrame {
+        let ownStored = Array(stored)[...]
+        func own(_ part: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            ownStored[(part.startIndex - stored.startIndex)..<(part.endIndex - stored.startIndex)]
+        }
+        return ChunkFrame(index: index, type: type, checksum: own(checksum), contents: own(contents), stored: ownStored)
     }
 }

@@ -2,10 +2,10 @@
 /// included, of decoding them one after another.
 ///
 /// A batch of received changes (`applyEncodedChanges` of thousands of
-/// chunks, a file's trailing chunks) spends about a quarter of its time
-/// decoding them, each independently of the others but for the input's
-/// row budget (``RowBudget``), which each chunk may spend only as far as
-/// the chunks before it left. The run is cut in two halves of about equal
+/// chunks, a file's trailing chunks) spends about a third of its time
+/// verifying (hashing) and decoding them, each independently of the others
+/// but for the input's row budget (``RowBudget``), which each chunk may
+/// spend only as far as the chunks before it left. The run is cut in two halves of about equal
 /// bytes. The first half is decoded with the budget as it is, exactly as
 /// in order; the second half, beside it, starts from the same budget
 /// without knowing what the first spends, so each of its chunks gets at
@@ -14,16 +14,18 @@
 /// or declared more rows than were really left, is decoded again with its
 /// real limit, so that the error is the one the ordered decode throws. A
 /// decode that fails under a limit fails under any lower one, so no
-/// success is lost. Each half decodes at most the budget, so the work
-/// stays within twice the ordered decode's.
+/// success is lost. A checksum that does not match, or a compressed
+/// change that does not inflate within the limits, fails whatever the row
+/// limit. Each half decodes at most the budget, so the work stays within
+/// twice the ordered decode's.
 enum ConcurrentChunkDecode {
     /// From this many change chunks, the second core pays for handing it
     /// half of them.
     static let threshold = 64
 
-    /// Whether `chunks` are enough change chunks, and nothing else, to decode concurrently.
-    static func pays(for chunks: ArraySlice<Chunk>) -> Bool {
-        chunks.count >= threshold && chunks.allSatisfy(\.isChange)
+    /// Whether `frames` are enough change chunks, and nothing else, to decode concurrently.
+    static func pays(for frames: ArraySlice<ChunkFrame>) -> Bool {
+        frames.count >= threshold && frames.allSatisfy(\.isChange)
     }
 
     /// What one half decoded: its chunks up to the first that failed or
@@ -37,73 +39,82 @@ enum ConcurrentChunkDecode {
         var budget: RowBudget
     }
 
-    /// Decodes `chunks`, spending `budget` in file order; throws what the
-    /// ordered decode throws first, wrapped in ``LoadError/inChunk(_:_:)``.
+    /// Verifies and decodes `frames` (inflating within `limits`), spending
+    /// `budget` in file order; throws what the ordered decode throws first,
+    /// wrapped in ``LoadError/inChunk(_:_:)``.
     static func decode(
-        _ chunks: ArraySlice<Chunk>, verifyHeads: Bool, budget: inout RowBudget
+        _ frames: ArraySlice<ChunkFrame>, verifyHeads: Bool, limits: DecodeLimits, budget: inout RowBudget
     ) throws(LoadError) -> [DecodedChunk] {
-        let middle = byteMiddle(of: chunks)
-        let (first, second) = Concurrently.run(
-            { [budget] in half(chunks[..<middle], verifyHeads: verifyHeads, budget: budget) },
-            { [budget] in half(chunks[middle...].map { $0.unshared() }[...], verifyHeads: verifyHeads, budget: budget) })
+        let middle = byteMiddle(of: frames)
+        var (first, second) = Concurrently.run(
+            { [budget] in half(frames[..<middle], verifyHeads: verifyHeads, limits: limits, budget: budget) },
+            { [budget] in
+                half(frames[middle...].map { $0.unshared() }[...], verifyHeads: verifyHeads, limits: limits, budget: budget)
+            })
         // The first half had the real budget: its outcome is the ordered decode's.
-        if let failure = first.failure { throw .inChunk(chunks[chunks.startIndex + first.decoded.count].index, failure.error) }
-        var decoded = first.decoded
-        decoded.reserveCapacity(chunks.count)
+        if let failure = first.failure { throw .inChunk(frames[frames.startIndex + first.decoded.count].index, failure.error) }
+        // The halves' chunks are moved, not copied: a copy retains all a chunk holds.
+        var decoded: [DecodedChunk] = []
+        decoded.append(moving: &first.decoded)
+        decoded.reserveCapacity(frames.count)
         budget = first.budget
-        for (offset, chunk) in second.decoded.enumerated() {
-            let index = middle + offset
-            if second.maxRows[offset] == budget.limits.maxRows || chunk.rows <= budget.remaining {
-                try spend(chunk.rows, of: chunks[index], from: &budget)
+        var index = middle
+        let secondMaxRows = second.maxRows
+        try second.decoded.drain { (chunk) throws(LoadError) in
+            if secondMaxRows[index - middle] == budget.limits.maxRows || chunk.rows <= budget.remaining {
+                try spend(chunk.rows, of: frames[index], from: &budget)
                 decoded.append(chunk)
             } else {
-                decoded.append(try StorageFile.decode(chunks[index], verifyHeads: verifyHeads, budget: &budget))
+                decoded.append(try StorageFile.decode(frames[index], verifyHeads: verifyHeads, limits: limits, budget: &budget))
             }
+            index += 1
         }
         if let failure = second.failure, failure.maxRows == budget.limits.maxRows {
-            throw .inChunk(chunks[middle + second.decoded.count].index, failure.error)
+            throw .inChunk(frames[index].index, failure.error)
         }
         // A second-half chunk that failed under a higher limit than it really
         // had is decoded again with its own, and so are any after it.
-        for chunk in chunks[(chunks.startIndex + decoded.count)...] {
-            decoded.append(try StorageFile.decode(chunk, verifyHeads: verifyHeads, budget: &budget))
+        for frame in frames[index...] {
+            decoded.append(try StorageFile.decode(frame, verifyHeads: verifyHeads, limits: limits, budget: &budget))
         }
         return decoded
     }
 
-    /// The index that splits `chunks` into halves of about equal stored bytes.
-    private static func byteMiddle(of chunks: ArraySlice<Chunk>) -> Int {
-        let total = chunks.reduce(0) { $0 + $1.stored.count }
+    /// The index that splits `frames` into halves of about equal stored bytes.
+    private static func byteMiddle(of frames: ArraySlice<ChunkFrame>) -> Int {
+        let total = frames.reduce(0) { $0 + $1.stored.count }
         var sum = 0
-        for index in chunks.indices {
-            sum += chunks[index].stored.count
+        for index in frames.indices {
+            sum += frames[index].stored.count
             if sum * 2 >= total { return index + 1 }
         }
-        return chunks.endIndex
+        return frames.endIndex
     }
 
-    /// Decodes `chunks` in order with `budget` as if it were the real one,
-    /// stopping at the first that fails or overspends it.
-    private static func half(_ chunks: ArraySlice<Chunk>, verifyHeads: Bool, budget: RowBudget) -> Half {
+    /// Verifies and decodes `frames` in order with `budget` as if it were
+    /// the real one, stopping at the first that fails or overspends it.
+    private static func half(
+        _ frames: ArraySlice<ChunkFrame>, verifyHeads: Bool, limits: DecodeLimits, budget: RowBudget
+    ) -> Half {
         var half = Half(budget: budget)
-        half.decoded.reserveCapacity(chunks.count)
-        half.maxRows.reserveCapacity(chunks.count)
-        for chunk in chunks {
-            let limits = half.budget.limits
+        half.decoded.reserveCapacity(frames.count)
+        half.maxRows.reserveCapacity(frames.count)
+        for frame in frames {
+            let rowLimits = half.budget.limits
             do throws(LoadError) {
-                let decoded = try StorageFile.decode(chunk, verifyHeads: verifyHeads, limits: limits)
+                let decoded = try StorageFile.decode(try frame.verified(limits: limits), verifyHeads: verifyHeads, limits: rowLimits)
                 try half.budget.spend(decoded.rows)
                 half.decoded.append(decoded)
-                half.maxRows.append(limits.maxRows)
+                half.maxRows.append(rowLimits.maxRows)
             } catch {
-                half.failure = (error, limits.maxRows)
+                half.failure = (error, rowLimits.maxRows)
                 break
             }
         }
         return half
     }
 
-    private static func spend(_ rows: Int, of chunk: Chunk, from budget: inout RowBudget) throws(LoadError) {
-        do throws(LoadError) { try budget.spend(rows) } catch { throw .inChunk(chunk.index, error) }
+    private static func spend(_ rows: Int, of frame: ChunkFrame, from budget: inout RowBudget) throws(LoadError) {
+        do throws(LoadError) { try budget.spend(rows) } catch { throw .inChunk(frame.index, error) }
     }
 }

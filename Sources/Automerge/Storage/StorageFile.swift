@@ -77,19 +77,20 @@ enum StorageFile {
         _ bytes: [UInt8], verifyHeads: Bool = true, limits: DecodeLimits = .default,
         buildingFromLeadingDocument build: DocumentBuild<Built>?
     ) throws(LoadError) -> (chunks: [DecodedChunk], built: Result<Built, LoadError>?) {
-        let chunks = try ChunkFraming.split(bytes, limits: limits)
+        let framing = ChunkFraming.frames(bytes)
         var decoded = [DecodedChunk]()
-        decoded.reserveCapacity(chunks.count)
+        decoded.reserveCapacity(framing.frames.count)
         var built: Result<Built, LoadError>?
         // One row budget for the whole input: the per-chunk limits alone
         // let every small chunk claim the minimum, so many small chunks
         // could declare rows out of proportion to the input.
         var budget = RowBudget(limits: limits, inputSize: bytes.count)
-        var rest = chunks[...]
-        if let first = chunks.first, first.type == .document {
+        var rest = framing.frames[...]
+        if let first = rest.first, first.type == .document {
             let document: DecodedChunk
             do throws(LoadError) {
-                (document, built) = try decodeDocument(first, verifyHeads: verifyHeads, limits: budget.limits, alongside: build)
+                let chunk = try first.verified(limits: limits)
+                (document, built) = try decodeDocument(chunk, verifyHeads: verifyHeads, limits: budget.limits, alongside: build)
                 try budget.spend(document.rows)
             } catch {
                 throw .inChunk(first.index, error)
@@ -98,21 +99,26 @@ enum StorageFile {
             rest = rest.dropFirst()
         }
         if ConcurrentChunkDecode.pays(for: rest) {
-            decoded += try ConcurrentChunkDecode.decode(rest, verifyHeads: verifyHeads, budget: &budget)
+            var trailing = try ConcurrentChunkDecode.decode(rest, verifyHeads: verifyHeads, limits: limits, budget: &budget)
+            decoded.append(moving: &trailing)
         } else {
-            for chunk in rest { decoded.append(try decode(chunk, verifyHeads: verifyHeads, budget: &budget)) }
+            for frame in rest { decoded.append(try decode(frame, verifyHeads: verifyHeads, limits: limits, budget: &budget)) }
         }
+        if let failure = framing.failure { throw failure }
         return (decoded, built)
     }
 
-    /// Decodes one chunk within the rows `budget` leaves and spends them.
-    static func decode(_ chunk: Chunk, verifyHeads: Bool, budget: inout RowBudget) throws(LoadError) -> DecodedChunk {
+    /// Verifies and decodes one chunk (inflating within `limits`, decoding
+    /// within the rows `budget` leaves) and spends its rows.
+    static func decode(
+        _ frame: ChunkFrame, verifyHeads: Bool, limits: DecodeLimits, budget: inout RowBudget
+    ) throws(LoadError) -> DecodedChunk {
         do throws(LoadError) {
-            let decoded = try decode(chunk, verifyHeads: verifyHeads, limits: budget.limits)
+            let decoded = try decode(try frame.verified(limits: limits), verifyHeads: verifyHeads, limits: budget.limits)
             try budget.spend(decoded.rows)
             return decoded
         } catch {
-            throw .inChunk(chunk.index, error)
+            throw .inChunk(frame.index, error)
         }
     }
 

@@ -45,19 +45,22 @@ struct ConcurrentChunkDecodeTests {
     static func decodedInOrder(_ bytes: [UInt8], limits: DecodeLimits = .default) -> Result<[ChangeHash], LoadError> {
         Result { () throws(LoadError) in
             var budget = RowBudget(limits: limits, inputSize: bytes.count)
-            return try ChunkFraming.split(bytes, limits: limits).map { chunk throws(LoadError) in
-                guard case .change(_, let encoded) = try StorageFile.decode(chunk, verifyHeads: true, budget: &budget) else {
-                    return ChangeHash(bytes: [])
-                }
+            let framing = ChunkFraming.frames(bytes)
+            let hashes = try framing.frames.map { frame throws(LoadError) in
+                let chunk = try StorageFile.decode(frame, verifyHeads: true, limits: limits, budget: &budget)
+                guard case .change(_, let encoded) = chunk else { return ChangeHash(bytes: []) }
                 return encoded.hash
             }
+            if let failure = framing.failure { throw failure }
+            return hashes
         }
     }
 
     @Test("a run of change chunks decodes to the changes of the ordered decode")
     func sameChanges() throws {
-        let chunks = ArraySlice(try ChunkFraming.split(Self.chunks.flatMap { $0 }))
-        #expect(ConcurrentChunkDecode.pays(for: chunks), "enough chunks to take the concurrent path")
+        let framing = ChunkFraming.frames(Self.chunks.flatMap { $0 })
+        #expect(framing.failure == nil)
+        #expect(ConcurrentChunkDecode.pays(for: framing.frames[...]), "enough chunks to take the concurrent path")
         let hashes = try Self.decoded(Self.chunks.flatMap { $0 }).get()
         #expect(hashes == Self.chunks.map { try! ChunkFraming.split($0)[0].changeHash })
     }
@@ -82,6 +85,36 @@ struct ConcurrentChunkDecodeTests {
         }
         #expect(failing == index)
         #expect(Self.decoded(bytes) == ordered)
+    }
+
+    @Test("a chunk whose checksum does not match fails in either half, at its index", arguments: [0, 79, 80, 159])
+    func badChecksum(at index: Int) {
+        var chunks = Self.chunks
+        chunks[index][5] ^= 0xff
+        let bytes = chunks.flatMap { $0 }
+        #expect(Self.decoded(bytes) == .failure(.inChunk(index, .badChecksum)))
+        #expect(Self.decoded(bytes) == Self.decodedInOrder(bytes))
+    }
+
+    /// Rust's load reports the first chunk that fails, in file order: a
+    /// checksum is verified with its chunk's decode, not for the whole file first.
+    @Test("the first chunk that fails, in file order, names the error, whatever fails in later chunks")
+    func firstFailureInFileOrder() throws {
+        var chunks = Self.chunks
+        var contents = Array(try ChunkFraming.split(chunks[30])[0].contents)
+        contents.removeLast(3)
+        chunks[30] = ChunkFraming.frame(type: .change, contents: contents).bytes
+        chunks[120][5] ^= 0xff
+        let bytes = chunks.flatMap { $0 }
+        guard case .failure(.inChunk(30, let error)) = Self.decoded(bytes) else {
+            Issue.record("not the error of chunk 30: \(Self.decoded(bytes))")
+            return
+        }
+        #expect(error != .badChecksum)
+        // A file whose framing breaks after a chunk that fails: that chunk's error.
+        #expect(Self.decoded(bytes + [0x85, 0x6F]) == Self.decoded(bytes))
+        // Framing that breaks with every chunk before it sound: the framing error.
+        #expect(Self.decoded(Self.chunks.flatMap { $0 } + [0x85, 0x6F]) == .failure(.inChunk(160, .lengthPastEnd(what: "chunk magic", length: 4, remaining: 2))))
     }
 
     @Test("the input's row budget is spent in file order, whichever half overspends it")
