@@ -4,10 +4,10 @@ enum StorageBridge {
     /// The changes in `bytes`, in file order; a document chunk contributes
     /// the changes it was built from, in its change-row order.
     static func changes(in bytes: [UInt8]) throws(AutomergeError) -> [DecodedChange] {
-        var chunks = try decode(bytes)
+        let chunks = try decode(bytes)
         var result: [DecodedChange] = []
         result.reserveCapacity(chunks.count)
-        try chunks.drain { (chunk) throws(AutomergeError) in try appendChanges(of: chunk, to: &result) }
+        for chunk in chunks { try appendChanges(of: chunk, to: &result) }
         return result
     }
 
@@ -20,17 +20,19 @@ enum StorageBridge {
     /// chunk is known to be in canonical form (see ``ChangeChecker``), which
     /// spares its check re-encoding it.
     static func appendChanges(
-        of chunk: consuming DecodedChunk, canonical: Bool = false, to changes: inout [DecodedChange]
+        of chunk: DecodedChunk, canonical: Bool = false, to changes: inout [DecodedChange]
     ) throws(AutomergeError) {
-        switch consume chunk {
+        switch chunk {
         case .document(_, let rebuilt):
             for change in rebuilt {
                 let stored: StoredChange
                 do { stored = try change.storedChange() } catch { throw .load(error) }
                 changes.append(DecodedChange(stored: stored, hash: change.hash, bytes: Array(change.bytes), isCanonical: true))
             }
-        case .change(let stored, let encoded):
-            changes.append(DecodedChange(stored: stored, hash: encoded.hash, bytes: encoded.bytes, isCanonical: canonical))
+        case .change(let change) where canonical && !change.isCanonical:
+            changes.append(DecodedChange(stored: change.stored, hash: change.hash, bytes: change.bytes, isCanonical: true))
+        case .change(let change):
+            changes.append(change)
         }
     }
 

@@ -153,29 +153,6 @@ enum ChangeCodec {
     }
 }
 
-/// A change chunk decoded from bytes, with its hash and canonical bytes.
-///
-/// A class, so that the stages a batch of received changes goes through
-/// (dedupe, order, check, apply, queue) hand a change on with one retain:
-/// as a struct each copy retained and released every array it holds.
-final class DecodedChange: Sendable {
-    let stored: StoredChange
-    let hash: ChangeHash
-    /// The uncompressed change chunk.
-    let bytes: [UInt8]
-    /// Whether `bytes` are known to be exactly what a document chunk rebuilds
-    /// for this change (changes read from a document chunk, and changes from
-    /// a document's history), so that applying it need not check that.
-    let isCanonical: Bool
-
-    init(stored: StoredChange, hash: ChangeHash, bytes: [UInt8], isCanonical: Bool = false) {
-        self.stored = stored
-        self.hash = hash
-        self.bytes = bytes
-        self.isCanonical = isCanonical
-    }
-}
-
 /// The op-set actors a change's ops mention (objects, keys, predecessors),
 /// noted op by op: the first 64 in one word (a few instructions per op; an
 /// array of flags cost ~40), any others in an array.

@@ -46,35 +46,31 @@ enum ConcurrentChunkDecode {
         _ frames: ArraySlice<ChunkFrame>, verifyHeads: Bool, limits: DecodeLimits, budget: inout RowBudget
     ) throws(LoadError) -> [DecodedChunk] {
         let middle = byteMiddle(of: frames)
-        var (first, second) = Concurrently.run(
+        let (first, second) = Concurrently.run(
             { [budget] in half(frames[..<middle], verifyHeads: verifyHeads, limits: limits, budget: budget) },
             { [budget] in
                 half(frames[middle...].map { $0.unshared() }[...], verifyHeads: verifyHeads, limits: limits, budget: budget)
             })
         // The first half had the real budget: its outcome is the ordered decode's.
         if let failure = first.failure { throw .inChunk(frames[frames.startIndex + first.decoded.count].index, failure.error) }
-        // The halves' chunks are moved, not copied: a copy retains all a chunk holds.
-        var decoded: [DecodedChunk] = []
-        decoded.append(moving: &first.decoded)
+        var decoded = first.decoded
         decoded.reserveCapacity(frames.count)
         budget = first.budget
-        var index = middle
-        let secondMaxRows = second.maxRows
-        try second.decoded.drain { (chunk) throws(LoadError) in
-            if secondMaxRows[index - middle] == budget.limits.maxRows || chunk.rows <= budget.remaining {
+        for (offset, chunk) in second.decoded.enumerated() {
+            let index = middle + offset
+            if second.maxRows[offset] == budget.limits.maxRows || chunk.rows <= budget.remaining {
                 try spend(chunk.rows, of: frames[index], from: &budget)
                 decoded.append(chunk)
             } else {
                 decoded.append(try StorageFile.decode(frames[index], verifyHeads: verifyHeads, limits: limits, budget: &budget))
             }
-            index += 1
         }
         if let failure = second.failure, failure.maxRows == budget.limits.maxRows {
-            throw .inChunk(frames[index].index, failure.error)
+            throw .inChunk(frames[middle + second.decoded.count].index, failure.error)
         }
         // A second-half chunk that failed under a higher limit than it really
         // had is decoded again with its own, and so are any after it.
-        for frame in frames[index...] {
+        for frame in frames[(frames.startIndex + decoded.count)...] {
             decoded.append(try StorageFile.decode(frame, verifyHeads: verifyHeads, limits: limits, budget: &budget))
         }
         return decoded

@@ -11,13 +11,13 @@ enum DecodedChunk: Sendable {
     /// A document chunk, with the changes it was built from in change-row order.
     case document(StoredDocument, changes: ReconstructedChanges)
     /// A change chunk (compressed or not), with its uncompressed encoding.
-    case change(StoredChange, encoded: EncodedChange)
+    case change(DecodedChange)
 
     /// The ops and changes the chunk declares.
     var rows: Int {
         switch self {
         case let .document(document, _): document.ops.count + document.changes.count
-        case let .change(change, _): change.ops.count + 1
+        case let .change(change): change.stored.ops.count + 1
         }
     }
 }
@@ -99,8 +99,7 @@ enum StorageFile {
             rest = rest.dropFirst()
         }
         if ConcurrentChunkDecode.pays(for: rest) {
-            var trailing = try ConcurrentChunkDecode.decode(rest, verifyHeads: verifyHeads, limits: limits, budget: &budget)
-            decoded.append(moving: &trailing)
+            decoded += try ConcurrentChunkDecode.decode(rest, verifyHeads: verifyHeads, limits: limits, budget: &budget)
         } else {
             for frame in rest { decoded.append(try decode(frame, verifyHeads: verifyHeads, limits: limits, budget: &budget)) }
         }
@@ -128,7 +127,7 @@ enum StorageFile {
         case .document:
             return try decodeDocument(chunk, verifyHeads: verifyHeads, limits: limits, alongside: nil as DocumentBuild<Never>?).chunk
         case .change, .compressedChange:
-            return .change(try ChangeChunk.decode(chunk, limits: limits), encoded: chunk.uncompressedChange)
+            return .change(DecodedChange(stored: try ChangeChunk.decode(chunk, limits: limits), encoded: chunk.uncompressedChange))
         case .bundle:
             throw .unsupportedChunkType(chunk.type.rawValue)
         }

@@ -35,8 +35,8 @@ struct ConcurrentChunkDecodeTests {
     static func decoded(_ bytes: [UInt8], limits: DecodeLimits = .default) -> Result<[ChangeHash], LoadError> {
         Result { () throws(LoadError) in
             try StorageFile.decode(bytes, limits: limits).map { chunk in
-                guard case .change(_, let encoded) = chunk else { return ChangeHash(bytes: []) }
-                return encoded.hash
+                guard case .change(let change) = chunk else { return ChangeHash(bytes: []) }
+                return change.hash
             }
         }
     }
@@ -48,8 +48,8 @@ struct ConcurrentChunkDecodeTests {
             let framing = ChunkFraming.frames(bytes)
             let hashes = try framing.frames.map { frame throws(LoadError) in
                 let chunk = try StorageFile.decode(frame, verifyHeads: true, limits: limits, budget: &budget)
-                guard case .change(_, let encoded) = chunk else { return ChangeHash(bytes: []) }
-                return encoded.hash
+                guard case .change(let change) = chunk else { return ChangeHash(bytes: []) }
+                return change.hash
             }
             if let failure = framing.failure { throw failure }
             return hashes
