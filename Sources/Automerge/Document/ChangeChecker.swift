@@ -48,7 +48,7 @@ struct ChangeChecker {
 
     /// Checks `change`, which must be causally ready given the changes
     /// checked before it, and counts it as applied. Its canonical form is
-    /// checked apart, for a whole batch at once (``firstNonCanonical(in:of:actors:)``).
+    /// checked apart, for a whole batch at once (``check(_:in:)``).
     mutating func check(_ change: DecodedChange, at position: Int) throws(AutomergeError) -> CheckedChange {
         let (author, changeOps) = try ChangeCodec.changeOps(of: change.stored, actors: &actors)
         let expectedSequence = known.lastSequence(of: author) + 1
@@ -185,36 +185,80 @@ struct ChangeChecker {
 }
 
 extension ChangeChecker {
-    /// From this many changes to prove canonical, half are proven on another core.
+    /// From this many changes to check, the proofs of canonical form run on
+    /// another core beside the checks (``CanonicalProofPipeline``).
     static let concurrentCanonicalThreshold = 64
 
-    /// The position in `checked` of the first change (of `changes`) that is
-    /// not byte for byte what a document chunk rebuilds for it (see
-    /// ``CanonicalChangeForm``), if any; `actors` holds every actor their ops name.
-    ///
-    /// Proven apart from the other checks, and for a large batch half on
-    /// another core: re-encoding each change was a third of checking a
-    /// batch of small changes. Each proof reads only its change and the
-    /// actor table, so the position is the one checking in order finds.
-    static func firstNonCanonical(in checked: [CheckedChange], of changes: [DecodedChange], actors: ActorTable) -> Int? {
-        let unproven = checked.indices.filter { !changes[checked[$0].position].isCanonical }
-        guard unproven.count >= concurrentCanonicalThreshold else {
-            return firstNonCanonical(in: checked, at: unproven[...], of: changes, actors: actors)
+    /// What checking a batch found.
+    struct BatchOutcome {
+        /// The changes that passed their checks, in order, up to the first that failed.
+        var ready: [CheckedChange] = []
+        /// The error of the change after `ready`, if one failed.
+        var error: AutomergeError?
+        /// The position in `ready` of the first change that is not byte for
+        /// byte what a document chunk rebuilds for it (see ``CanonicalChangeForm``).
+        var firstNonCanonical: Int?
+    }
+
+    /// Checks the changes of `changes` at the positions `order`, one after
+    /// another, and proves the ones that pass canonical, as checking and
+    /// proving each in turn would: the first change refused is the one
+    /// that order refuses, whichever check refuses it. From
+    /// ``concurrentCanonicalThreshold`` changes the proofs run on another
+    /// core while the checks go on; checking stops once a proof has failed.
+    mutating func check(_ changes: [DecodedChange], in order: [Int]) -> BatchOutcome {
+        var outcome = BatchOutcome()
+        outcome.ready.reserveCapacity(order.count)
+        guard order.count >= Self.concurrentCanonicalThreshold else {
+            checkInOrder(changes, order, into: &outcome, handingOverTo: nil)
+            outcome.firstNonCanonical = Self.firstNonCanonical(in: outcome.ready[...], of: changes, actors: actors)
+            return outcome
         }
-        let middle = unproven.count / 2
-        let (first, second) = Concurrently.run(
-            { firstNonCanonical(in: checked, at: unproven[..<middle], of: changes, actors: actors) },
-            { [actors = actors.unshared()] in firstNonCanonical(in: checked, at: unproven[middle...], of: changes, actors: actors) })
-        return first ?? second
+        let proofs = CanonicalProofPipeline()
+        _ = Concurrently.run({ checkInOrder(changes, order, into: &outcome, handingOverTo: proofs) }, { proofs.prove(changes) })
+        outcome.firstNonCanonical = proofs.firstFailure
+        return outcome
+    }
+
+    /// Checks changes in `order` into `outcome` until one fails, handing
+    /// them over to `proofs` a batch at a time, and stops early once a
+    /// proof has failed.
+    private mutating func checkInOrder(
+        _ changes: [DecodedChange], _ order: [Int], into outcome: inout BatchOutcome, handingOverTo proofs: CanonicalProofPipeline?
+    ) {
+        var handedOver = 0
+        var actorsHandedOver = -1
+        /// Hands over what is checked and not yet handed over; false once a proof has failed.
+        func handOver() -> Bool {
+            guard let proofs, handedOver < outcome.ready.count else { return true }
+            let grew = actors.count != actorsHandedOver
+            actorsHandedOver = actors.count
+            defer { handedOver = outcome.ready.count }
+            return proofs.handOver(Array(outcome.ready[handedOver...]), start: handedOver, actors: grew ? actors : nil)
+        }
+        defer {
+            _ = handOver()
+            proofs?.finish()
+        }
+        for index in order {
+            do {
+                outcome.ready.append(try check(changes[index], at: index))
+            } catch {
+                outcome.error = error
+                return
+            }
+            if outcome.ready.count - handedOver == CanonicalProofPipeline.batchSize, !handOver() { return }
+        }
     }
 
     private static func firstNonCanonical(
-        in checked: [CheckedChange], at positions: ArraySlice<Int>, of changes: [DecodedChange], actors: ActorTable
+        in checked: ArraySlice<CheckedChange>, of changes: [DecodedChange], actors: ActorTable
     ) -> Int? {
         var form = CanonicalChangeForm()
-        return positions.first { position in
-            !form.matches(changes[checked[position].position], author: checked[position].author, ops: checked[position].ops,
-                          actors: actors)
+        return checked.indices.first { position in
+            !changes[checked[position].position].isCanonical
+                && !form.matches(changes[checked[position].position], author: checked[position].author,
+                                 ops: checked[position].ops, actors: actors)
         }
     }
 

@@ -106,28 +106,20 @@ extension DocumentState {
         var checker = ChangeChecker(ops: ops, known: KnownChanges(history: history, pending: pending))
         let order = readyOrder(of: waiting, known: checker.known)
         checker.reserveCapacity(order.count)
-        var ready: [CheckedChange] = []
-        ready.reserveCapacity(order.count)
         /// Refuses the change at `position` of `ready` for not being in canonical form.
         func refuseNonCanonical(at position: Int) throws(AutomergeError) -> PlanOutcome {
             if order[position] < queuedCount { return .refusedQueuedChange(waiting[order[position]].hash) }
             throw ChangeChecker.notCanonical(waiting[order[position]])
         }
-        for index in order {
-            do {
-                ready.append(try checker.check(waiting[index], at: index))
-            } catch {
-                // Checked in order, a change before this one that is not
-                // canonical would have been refused first.
-                if let position = ChangeChecker.firstNonCanonical(in: ready, of: waiting, actors: checker.actors) {
-                    return try refuseNonCanonical(at: position)
-                }
-                if index < queuedCount { return .refusedQueuedChange(waiting[index].hash) }
-                throw error
-            }
-        }
-        if let position = ChangeChecker.firstNonCanonical(in: ready, of: waiting, actors: checker.actors) {
-            return try refuseNonCanonical(at: position)
+        let outcome = checker.check(waiting, in: order)
+        let ready = outcome.ready
+        // Checked in order, a change before the one a check refused that is
+        // not canonical is refused first.
+        if let position = outcome.firstNonCanonical { return try refuseNonCanonical(at: position) }
+        if let error = outcome.error {
+            let index = order[ready.count]
+            if index < queuedCount { return .refusedQueuedChange(waiting[index].hash) }
+            throw error
         }
         if refusesMisorderedMarks,
            let position = ReceivedMarkOrder.firstMisordered(in: ready, appliedTo: ops, actors: checker.actors, created: checker.created) {

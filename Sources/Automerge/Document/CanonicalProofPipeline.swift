@@ -1,0 +1,87 @@
+/// Proves received changes canonical (``CanonicalChangeForm``) on another
+/// core while the calling thread checks the changes after them.
+///
+/// Checking a batch is serial (each change is checked against the ones
+/// before it), and re-encoding each change to prove it canonical was a
+/// third as much work again; proven in two halves once every change was
+/// checked, the calling thread still did half of it. Here the calling
+/// thread hands over what it has checked a batch at a time, and the other
+/// thread proves it in order, so the proofs cost the calling thread only
+/// the wait for the last batch. The first change that fails is the one
+/// proving in order finds: every change checked is handed over before the
+/// calling thread asks, and the proofs stop at the first failure.
+final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable field is read and written under `lock`
+    /// Changes handed over at once: a lock and a wake-up per batch.
+    static let batchSize = 32
+
+    private struct Batch {
+        /// The position in the checked changes of the batch's first.
+        let start: Int
+        let changes: [CheckedChange]
+        /// The actor table the changes were checked with, if it grew since
+        /// the batch before (interning only appends, so a later table
+        /// serves the changes of every earlier batch).
+        let actors: ActorTable?
+    }
+
+    private let lock = Lock()
+    private let handedOver = Condition()
+    private var batches: [Batch] = []
+    private var nextBatch = 0
+    private var finished = false
+    private var failure: Int?
+
+    init() {}
+
+    /// Hands over `changes`, which were checked with `actors` (nil when the
+    /// table is the one last handed over), the first at position `start`;
+    /// returns false once a change handed over earlier has failed, so that
+    /// checking can stop.
+    func handOver(_ changes: [CheckedChange], start: Int, actors: ActorTable?) -> Bool {
+        lock.withLock {
+            batches.append(Batch(start: start, changes: changes, actors: actors))
+            handedOver.signal()
+            return failure == nil
+        }
+    }
+
+    /// Nothing more will be handed over.
+    func finish() {
+        lock.withLock {
+            finished = true
+            handedOver.signal()
+        }
+    }
+
+    /// The position of the first change handed over that is not canonical;
+    /// to be read once ``prove(_:)`` has returned.
+    var firstFailure: Int? { lock.withLock { failure } }
+
+    /// Proves what is handed over, in order, until ``finish()`` and the
+    /// last batch or the first failure; `changes` holds the changes the
+    /// checked ones name by position.
+    func prove(_ changes: [DecodedChange]) {
+        var form = CanonicalChangeForm()
+        var actors = ActorTable()
+        while let batch = next() {
+            // A copy of its own: two cores retaining the same buffers take turns at their counts.
+            if let handed = batch.actors { actors = handed.unshared() }
+            for (offset, checked) in batch.changes.enumerated() where !changes[checked.position].isCanonical {
+                if !form.matches(changes[checked.position], author: checked.author, ops: checked.ops, actors: actors) {
+                    lock.withLock { failure = batch.start + offset }
+                    return
+                }
+            }
+        }
+    }
+
+    /// The next batch handed over, waiting for it; nil once finished and all are taken.
+    private func next() -> Batch? {
+        lock.lock()
+        defer { lock.unlock() }
+        while nextBatch == batches.count && !finished { handedOver.wait(holding: lock) }
+        guard nextBatch < batches.count else { return nil }
+        nextBatch += 1
+        return batches[nextBatch - 1]
+    }
+}
