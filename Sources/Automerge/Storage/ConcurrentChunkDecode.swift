@@ -5,11 +5,11 @@
 /// chunks, a file's trailing chunks) spends about a third of its time
 /// verifying (hashing) and decoding them, each independently of the others
 /// but for the input's row budget (``RowBudget``), which each chunk may
-/// spend only as far as the chunks before it left. The run is cut in two halves of about equal
-/// bytes. The first half is decoded with the budget as it is, exactly as
-/// in order; the second half, beside it, starts from the same budget
-/// without knowing what the first spends, so each of its chunks gets at
-/// least the limit it would get in order. Then the results are taken in
+/// spend only as far as the chunks before it left. The run is cut in two
+/// halves of about equal bytes. The first half is decoded with the budget
+/// as it is, exactly as in order; the second half, beside it, starts from
+/// the same budget without knowing what the first spends, so each of its
+/// chunks gets at least the limit it would get in order. Then the results are taken in
 /// file order, spending the real budget: a second-half chunk that failed,
 /// or declared more rows than were really left, is decoded again with its
 /// real limit, so that the error is the one the ordered decode throws. A
