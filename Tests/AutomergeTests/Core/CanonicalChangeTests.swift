@@ -127,13 +127,17 @@ struct CanonicalChangeTests {
     /// that checking in order refuses.
     @Test("in a large batch, the first change refused is the one reported, whichever check refuses it")
     func firstRefusalInLargeBatch() throws {
-        let source = Document()
-        source.actor = ActorId(hexString: "dd")!
-        for round in 0..<100 {
-            try source.put(obj: .ROOT, key: "key \(round % 9)", value: .Int(Int64(round)))
-            source.commitReproducibly()
+        /// `count` one-put changes by `actor`, over `keys` keys named `prefix` and a number.
+        func puts(by actor: String, count: Int, keys: Int, prefix: String) throws -> Data {
+            let source = Document()
+            source.actor = ActorId(hexString: actor)!
+            for round in 0..<count {
+                try source.put(obj: .ROOT, key: "\(prefix) \(round % keys)", value: .Int(Int64(round)))
+                source.commitReproducibly()
+            }
+            return try source.encodeChangesSince(heads: [])
         }
-        let good = try source.encodeChangesSince(heads: [])
+        let good = try puts(by: "dd", count: 100, keys: 9, prefix: "key")
         let doc = try Self.conflicted()
         let notCanonical = Self.change(on: doc, dependencies: doc.heads().sorted().reversed())
         // By a fresh actor, an op on an object nobody made.
@@ -152,13 +156,7 @@ struct CanonicalChangeTests {
             }
         }
         // Changes by an actor the batch brings in late, proven with the actor table as it grew.
-        let late = Document()
-        late.actor = ActorId(hexString: "de")!
-        for round in 0..<40 {
-            try late.put(obj: .ROOT, key: "late \(round % 5)", value: .Int(Int64(round)))
-            late.commitReproducibly()
-        }
-        let lateChanges = try late.encodeChangesSince(heads: [])
+        let lateChanges = try puts(by: "de", count: 40, keys: 5, prefix: "late")
         #expect(refusal(good + notCanonical + missingObject).contains("canonical form"))
         #expect(refusal(good + missingObject + notCanonical).contains("missing object"))
         #expect(refusal(notCanonical + good + missingObject).contains("canonical form"))
