@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Proves received changes canonical (``CanonicalChangeForm``) on another
 /// core while the calling thread checks the changes after them.
 ///
@@ -24,6 +32,29 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
         let actors: ActorTable?
     }
 
+    /// Runs `check`, which hands checked changes over to the pipeline and
+    /// then finishes it, on the calling thread while the proofs of
+    /// `changes` run on a thread of their own; returns the position of the
+    /// first change handed over that is not canonical.
+    ///
+    /// A thread of its own, not a Dispatch worker: the proofs wait for the
+    /// checks, and `Concurrently.run` may run its two pieces one after the
+    /// other in either order. Without a thread, the proofs run after the
+    /// checks, on the calling thread.
+    static func firstFailure(checking check: (CanonicalProofPipeline) -> Void, of changes: [DecodedChange]) -> Int? {
+        let proofs = CanonicalProofPipeline()
+        let caller = pthread_self()
+        var provenBeside = false
+        _ = Concurrently.runOnNewThread({ check(proofs) }, {
+            // With no thread to start, this runs first, on the calling thread.
+            guard pthread_equal(pthread_self(), caller) == 0 else { return }
+            provenBeside = true
+            proofs.prove(changes)
+        })
+        if !provenBeside { proofs.prove(changes) }
+        return proofs.firstFailure
+    }
+
     private let lock = Lock()
     private let handedOver = Condition()
     private var batches: [Batch] = []
@@ -31,7 +62,7 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
     private var finished = false
     private var failure: Int?
 
-    init() {}
+    private init() {}
 
     /// Hands over `changes`, which were checked with `actors` (nil when the
     /// table is the one last handed over), the first at position `start`;
@@ -55,12 +86,12 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
 
     /// The position of the first change handed over that is not canonical;
     /// to be read once ``prove(_:)`` has returned.
-    var firstFailure: Int? { lock.withLock { failure } }
+    private var firstFailure: Int? { lock.withLock { failure } }
 
     /// Proves what is handed over, in order, until ``finish()`` and the
     /// last batch or the first failure; `changes` holds the changes the
     /// checked ones name by position.
-    func prove(_ changes: [DecodedChange]) {
+    private func prove(_ changes: [DecodedChange]) {
         var form = CanonicalChangeForm()
         var actors = ActorTable()
         while let batch = next() {

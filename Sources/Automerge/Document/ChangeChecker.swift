@@ -214,9 +214,10 @@ extension ChangeChecker {
             outcome.firstNonCanonical = Self.firstNonCanonical(in: outcome.ready[...], of: changes, actors: actors)
             return outcome
         }
-        let proofs = CanonicalProofPipeline()
-        _ = Concurrently.run({ checkInOrder(changes, order, into: &outcome, handingOverTo: proofs) }, { proofs.prove(changes) })
-        outcome.firstNonCanonical = proofs.firstFailure
+        let firstNonCanonical = CanonicalProofPipeline.firstFailure(checking: { proofs in
+            checkInOrder(changes, order, into: &outcome, handingOverTo: proofs)
+        }, of: changes)
+        outcome.firstNonCanonical = firstNonCanonical
         return outcome
     }
 
