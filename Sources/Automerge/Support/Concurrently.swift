@@ -15,8 +15,11 @@ import Darwin
 /// until both are done, so the API stays synchronous and nothing escapes.
 enum Concurrently {
     /// Runs `first` and `second` at once and returns both results. `first`
-    /// always runs on the calling thread, `second` on a worker (or after
-    /// `first`, on the calling thread, when no worker is free).
+    /// runs on the calling thread, `second` on a worker (or after `first`,
+    /// on the calling thread, when no worker is free). `second` may wait
+    /// for what `first` produces (``OpRowFeed``): it never runs before
+    /// `first` on one thread, and when Dispatch gives the calling thread
+    /// neither piece, the worker that does not run `second` runs `first`.
     ///
     /// Which thread runs which matters for memory: glibc gives each thread
     /// its own heap, and returns the free memory at the top of a worker's
@@ -44,9 +47,14 @@ enum Concurrently {
                         results.first = work.first()
                     } else if claims.claim(.second) {
                         results.second = work.second()
+                    } else if claims.claim(.first) {
+                        // Both iterations on workers: left to the caller
+                        // until they return, `first` would never feed a
+                        // `second` waiting for it.
+                        results.first = work.first()
                     }
                 }
-                // Both iterations ran on workers: `first` is still the caller's.
+                // Not reached, as each iteration claims a piece; kept as the caller's last resort.
                 if results.first == nil { results.first = work.first() }
             }
         }
