@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Proves received changes canonical (``CanonicalChangeForm``) on another
 /// core while the calling thread checks the changes after them.
 ///
@@ -34,24 +26,12 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
 
     /// Runs `check`, which hands checked changes over to the pipeline and
     /// then finishes it, on the calling thread while the proofs of
-    /// `changes` run on a thread of their own; returns the position of the
-    /// first change handed over that is not canonical.
-    ///
-    /// A thread of its own, not a Dispatch worker: the proofs wait for the
-    /// checks, and `Concurrently.run` may run its two pieces one after the
-    /// other in either order. Without a thread, the proofs run after the
-    /// checks, on the calling thread.
+    /// `changes` run on another; returns the position of the first change
+    /// handed over that is not canonical. (The proofs wait for the checks,
+    /// which `Concurrently.run` allows.)
     static func firstFailure(checking check: (CanonicalProofPipeline) -> Void, of changes: [DecodedChange]) -> Int? {
         let proofs = CanonicalProofPipeline()
-        let caller = pthread_self()
-        var provenBeside = false
-        _ = Concurrently.runOnNewThread({ check(proofs) }, {
-            // With no thread to start, this runs first, on the calling thread.
-            guard pthread_equal(pthread_self(), caller) == 0 else { return }
-            provenBeside = true
-            proofs.prove(changes)
-        })
-        if !provenBeside { proofs.prove(changes) }
+        _ = Concurrently.run({ check(proofs) }, { proofs.prove(changes) })
         return proofs.firstFailure
     }
 
@@ -97,11 +77,9 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
         while let batch = next() {
             // A copy of its own: two cores retaining the same buffers take turns at their counts.
             if let handed = batch.actors { actors = handed.unshared() }
-            for (offset, checked) in batch.changes.enumerated() where !changes[checked.position].isCanonical {
-                if !form.matches(changes[checked.position], author: checked.author, ops: checked.ops, actors: actors) {
-                    lock.withLock { failure = batch.start + offset }
-                    return
-                }
+            if let offset = ChangeChecker.firstNonCanonical(in: batch.changes[...], of: changes, actors: actors, form: &form) {
+                lock.withLock { failure = batch.start + offset }
+                return
             }
         }
     }

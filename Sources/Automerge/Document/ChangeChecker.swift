@@ -211,7 +211,8 @@ extension ChangeChecker {
         outcome.ready.reserveCapacity(order.count)
         guard order.count >= Self.concurrentCanonicalThreshold else {
             checkInOrder(changes, order, into: &outcome, handingOverTo: nil)
-            outcome.firstNonCanonical = Self.firstNonCanonical(in: outcome.ready[...], of: changes, actors: actors)
+            var form = CanonicalChangeForm()
+            outcome.firstNonCanonical = Self.firstNonCanonical(in: outcome.ready[...], of: changes, actors: actors, form: &form)
             return outcome
         }
         let firstNonCanonical = CanonicalProofPipeline.firstFailure(checking: { proofs in
@@ -252,11 +253,14 @@ extension ChangeChecker {
         }
     }
 
-    private static func firstNonCanonical(
-        in checked: ArraySlice<CheckedChange>, of changes: [DecodedChange], actors: ActorTable
+    /// The position in `checked` of the first change that is not canonical,
+    /// proven with `form` (whose buffers serve every proof); `actors` holds
+    /// every actor the changes name.
+    static func firstNonCanonical(
+        in checked: ArraySlice<CheckedChange>, of changes: [DecodedChange], actors: ActorTable,
+        form: inout CanonicalChangeForm
     ) -> Int? {
-        var form = CanonicalChangeForm()
-        return checked.indices.first { position in
+        checked.indices.first { position in
             !changes[checked[position].position].isCanonical
                 && !form.matches(changes[checked[position].position], author: checked[position].author,
                                  ops: checked[position].ops, actors: actors)

@@ -9,8 +9,7 @@ extension DocumentState {
 
     /// Decodes the bytes of a change from a document's history (checked when it entered that history).
     static func decodeRecord(_ bytes: ArraySlice<UInt8>) throws(AutomergeError) -> DecodedChange {
-        let change = try decodeChange(Array(bytes))
-        return DecodedChange(stored: change.stored, hash: change.hash, bytes: change.bytes, isCanonical: true)
+        try decodeChange(Array(bytes)).markedCanonical()
     }
 
     /// Applies every chunk of `bytes` (change chunks or whole documents) as changes.

@@ -29,10 +29,8 @@ enum StorageBridge {
                 do { stored = try change.storedChange() } catch { throw .load(error) }
                 changes.append(DecodedChange(stored: stored, hash: change.hash, bytes: Array(change.bytes), isCanonical: true))
             }
-        case .change(let change) where canonical && !change.isCanonical:
-            changes.append(DecodedChange(stored: change.stored, hash: change.hash, bytes: change.bytes, isCanonical: true))
         case .change(let change):
-            changes.append(change)
+            changes.append(canonical ? change.markedCanonical() : change)
         }
     }
 

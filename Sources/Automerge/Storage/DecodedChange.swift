@@ -26,4 +26,9 @@ extension DecodedChange {
     convenience init(stored: StoredChange, encoded: EncodedChange) {
         self.init(stored: stored, hash: encoded.hash, bytes: encoded.bytes)
     }
+
+    /// This change, known to be in canonical form.
+    func markedCanonical() -> DecodedChange {
+        isCanonical ? self : DecodedChange(stored: stored, hash: hash, bytes: bytes, isCanonical: true)
+    }
 }
