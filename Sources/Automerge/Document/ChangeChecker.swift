@@ -111,7 +111,7 @@ struct ChangeChecker {
             case .element(let element):
                 guard kind.isSequence else { throw .invalidChange("element id in a map") }
                 if !element.isRoot || !op.insert {
-                    let exists = existing.map { ops.objects[$0].sequence.contains(element) } ?? false
+                    let exists = existing.map { ops.sequences[Int(ops.objects[$0].body)].contains(element) } ?? false
                     guard exists || isNewElement(element, of: op.object) else {
                         throw .invalidChange("op \(op.id.counter) refers to a missing list element")
                     }
@@ -155,10 +155,12 @@ struct ChangeChecker {
                 guard let objectIndex else { return false }
                 switch op.key {
                 case .map(let key):
-                    return ops.objects[objectIndex].entries[key]?.contains { $0.id == id } ?? false
+                    return ops.withEntries(ofObjectAt: objectIndex) { $0.pointee[key]?.contains { $0.id == id } ?? false }
                 case .element(let element):
-                    guard let location = ops.objects[objectIndex].sequence.location(of: element) else { return false }
-                    return ops.objects[objectIndex].sequence.element(at: location, isOrUpdatedBy: id)
+                    return ops.withSequence(ofObjectAt: objectIndex) { sequence in
+                        guard let location = sequence.pointee.location(of: element) else { return false }
+                        return sequence.pointee.element(at: location, isOrUpdatedBy: id)
+                    }
                 }
             }
             guard op.predecessors.count < 2 || op.predecessors.count == Set(op.predecessors).count,

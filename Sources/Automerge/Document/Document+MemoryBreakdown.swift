@@ -6,13 +6,17 @@ extension Document {
     @_spi(Conformance)
     public func memoryBreakdown() -> [(part: String, bytes: Int)] {
         locked { state in
-            var elements = 0, packed = 0, nodes = 0, index = 0, keys = 0, keyOps = 0
-            for object in state.ops.objects where !object.kind.isSequence {
-                keys += object.entries.count
-                for key in object.entries.ops where key.count > 1 { keyOps += key.count }
+            var elements = 0, packed = 0, nodes = 0, index = 0, keys = 0, keyOps = 0, packedKeys = 0, packedMapBytes = 0
+            for entries in state.ops.maps {
+                if entries.isPacked {
+                    packedKeys += entries.count
+                    packedMapBytes += entries.packedByteCount
+                    continue
+                }
+                keys += entries.count
+                for (_, ops) in entries where ops.count > 1 { keyOps += ops.count }
             }
-            for object in state.ops.objects where object.kind.isSequence {
-                let tree = object.sequence
+            for tree in state.ops.sequences {
                 let statistics = tree.packedStatistics
                 packed += statistics.bytes
                 elements += (tree.elementCount - statistics.elements) * MemoryLayout<SequenceElement>.stride
@@ -22,9 +26,12 @@ extension Document {
             }
             let history = state.history.byteCount
             return [
-                ("objects (\(state.ops.objects.count))", state.ops.objects.count * MemoryLayout<ObjectState>.stride),
+                ("objects (\(state.ops.objects.count)): \(state.ops.maps.count) maps, \(state.ops.sequences.count) sequences",
+                 state.ops.objects.count * MemoryLayout<ObjectState>.stride + state.ops.maps.count * MemoryLayout<MapEntries>.stride
+                    + state.ops.sequences.count * MemoryLayout<SequenceTree>.stride),
                 ("map keys (\(keys)), the ops of a key with one kept inline", keys * MemoryLayout<KeyOps>.stride),
                 ("map ops of keys with several (\(keyOps))", keyOps * MemoryLayout<Op>.stride),
+                ("map keys packed whole with their ops (\(packedKeys))", packedMapBytes),
                 ("sequence elements, unpacked", elements),
                 ("sequence leaves, packed", packed),
                 ("sequence tree nodes", nodes),

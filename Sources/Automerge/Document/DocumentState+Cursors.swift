@@ -25,7 +25,7 @@ extension DocumentState {
                 throw .invalidCursor("\(cursor) does not name an element of \(obj)")
             }
             let id = OpId(counter: UInt32(counter), actor: actorIndex)
-            guard object.sequence.contains(id) else { throw .invalidCursor("\(cursor) does not name an element of \(obj)") }
+            guard ops.sequence(of: object).contains(id) else { throw .invalidCursor("\(cursor) does not name an element of \(obj)") }
             if let clock, !clock.covers(id) { throw .invalidCursor("\(cursor) did not exist at those heads") }
             let (index, visible) = position(of: id, in: object, at: clock)
             if !visible && before { return UInt64(max(index - 1, 0)) }

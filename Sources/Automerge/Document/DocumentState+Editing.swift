@@ -26,7 +26,7 @@ extension DocumentState {
                                  prop: .Key(key))
             }
         }
-        let visible = ops.withObject(at: object.index) { $0.pointee.entries[mapKey, hash: hash]?.filter(\.isVisible) } ?? []
+        let visible = ops.withEntries(ofObjectAt: object.index) { $0.pointee[mapKey, hash: hash]?.filter(\.isVisible) } ?? []
         return try write(object: object, key: .map(mapKey), keyHash: hash, visible: visible, action: action, value: value, prop: .Key(key))
     }
 
@@ -44,7 +44,7 @@ extension DocumentState {
     func element(_ object: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpSet.VisibleElement {
         let state = ops.objects[object.index]
         guard index < UInt64(Int.max), let (element, _) = ops.visibleElement(in: state, coveringUnit: Int(index), at: nil) else {
-            throw .indexOutOfBounds(index: index, length: UInt64(state.sequence.units))
+            throw .indexOutOfBounds(index: index, length: UInt64(ops.sequence(of: state).units))
         }
         return element
     }
@@ -185,8 +185,8 @@ extension DocumentState {
                 ops.applyLocalDelete(of: candidate, objectAt: object.index, id: id)
                 transaction!.appendElementDelete(object: object.id, objectIndex: object.index, element: candidate.element)
             } else {
-                let predecessors = ops.withObject(at: object.index) { object in
-                    object.pointee.sequence.withElement(at: candidate.location) { $0.pointee.visibleOps.map(\.id) }
+                let predecessors = ops.withSequence(ofObjectAt: object.index) { sequence in
+                    sequence.pointee.withElement(at: candidate.location) { $0.pointee.visibleOps.map(\.id) }
                 }
                 try record(ChangeOp(id: id, object: object.id, key: .element(candidate.element), insert: false,
                                     action: .delete, value: .null, predecessors: predecessors), objectAt: object.index)
@@ -234,8 +234,8 @@ extension DocumentState {
 
     /// The id of the element that covers unit `unit` of a sequence.
     private func coveringElement(_ handle: ObjectHandle, unit: UInt64) -> OpId? {
-        ops.withObject(at: handle.index) { object in
-            object.pointee.sequence.element(coveringUnit: Int(unit)).map { object.pointee.sequence[$0.location].id }
+        ops.withSequence(ofObjectAt: handle.index) { sequence in
+            sequence.pointee.element(coveringUnit: Int(unit)).map { sequence.pointee[$0.location].id }
         }
     }
 
@@ -253,7 +253,7 @@ extension DocumentState {
     /// place; a non-mutating read copies it (a retain of each of its arrays).
     mutating func insertionReference(_ handle: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpId {
         guard index < UInt64(Int.max),
-              let reference = ops.objects[handle.index].sequence.insertionReference(at: Int(index), isText: handle.kind == .text) else {
+              let reference = ops.sequences[Int(ops.objects[handle.index].body)].insertionReference(at: Int(index), isText: handle.kind == .text) else {
             throw .indexOutOfBounds(index: index, length: UInt64(units(of: handle)))
         }
         return reference
@@ -274,8 +274,11 @@ struct ObjectHandle {
 extension DocumentState {
     func handle(_ obj: ObjId) throws(AutomergeError) -> ObjectHandle {
         guard let (id, index) = ops.resolve(obj) else { throw .unknownObject(obj) }
-        return ops.withObject(at: index) { ObjectHandle(id: id, index: index, kind: $0.pointee.kind, width: $0.pointee.sequence.width) }
+        let kind = ops.withObject(at: index) { $0.pointee.kind }
+        let width = kind.isSequence ? ops.withSequence(ofObjectAt: index) { $0.pointee.width }
+            : WidthRule(isText: false, encoding: ops.encoding)
+        return ObjectHandle(id: id, index: index, kind: kind, width: width)
     }
 
-    func units(of object: ObjectHandle) -> Int { ops.withObject(at: object.index) { $0.pointee.sequence.units } }
+    func units(of object: ObjectHandle) -> Int { ops.withSequence(ofObjectAt: object.index) { $0.pointee.units } }
 }

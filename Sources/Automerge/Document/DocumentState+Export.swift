@@ -84,7 +84,7 @@ extension DocumentState {
             guard let object = ops.object(id) else { continue }
             let storedObject = id.isRoot ? nil : rows.stored(id)
             if object.kind.isSequence {
-                object.sequence.forEachInsert(from: span.fromLeaf, until: span.untilLeaf, packed: { leaf in
+                ops.sequence(of: object).forEachInsert(from: span.fromLeaf, until: span.untilLeaf, packed: { leaf in
                     rows.appendInserts(of: leaf, object: storedObject)
                 }) { element, reference in
                     rows.appendInsert(element, object: storedObject,
@@ -95,10 +95,11 @@ extension DocumentState {
                     }
                 }
             } else {
-                let keys = span.sortedKeys ?? object.entries.keys.sorted()
+                let entries = ops.entries(of: object)
+                let keys = span.sortedKeys ?? entries.keys.sorted()
                 for key in keys[span.keys.clamped(to: keys.indices)] {
                     let storedKey = StoredKey.map(key.string)
-                    for op in object.entries[key]! { rows.append(op, object: storedObject, key: storedKey) }
+                    for op in entries[key]! { rows.append(op, object: storedObject, key: storedKey) }
                 }
             }
         }
@@ -120,7 +121,9 @@ private struct RowCut {
     let key: Int
 
     static func halving(_ objects: [OpId], of ops: OpSet) -> RowCut {
-        func rows(_ object: ObjectState) -> Int { object.kind.isSequence ? object.sequence.elementCount : object.entries.count }
+        func rows(_ object: ObjectState) -> Int {
+            object.kind.isSequence ? ops.sequence(of: object).elementCount : ops.entries(of: object).count
+        }
         let total = objects.reduce(0) { $0 + (ops.object($1).map(rows) ?? 0) }
         var before = 0
         for (position, id) in objects.enumerated() {
@@ -129,9 +132,9 @@ private struct RowCut {
             if before + count > total / 2 {
                 let offset = total / 2 - before
                 if object.kind.isSequence {
-                    return RowCut(object: position, leaf: object.sequence.leaf(atElementOffset: offset), sortedKeys: nil, key: 0)
+                    return RowCut(object: position, leaf: ops.sequence(of: object).leaf(atElementOffset: offset), sortedKeys: nil, key: 0)
                 }
-                return RowCut(object: position, leaf: -1, sortedKeys: object.entries.keys.sorted(), key: offset)
+                return RowCut(object: position, leaf: -1, sortedKeys: ops.entries(of: object).keys.sorted(), key: offset)
             }
             before += count
         }

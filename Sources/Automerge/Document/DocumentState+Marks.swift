@@ -20,8 +20,10 @@ extension DocumentState {
     /// Calls `emit` with every maximal span, ordered by start, then name.
     func scanMarks(in object: ObjectState, at clock: Clock?, width: WidthRule? = nil, _ emit: (MarkSpan) -> Void) {
         // Spans come from mark anchors: a sequence without any has none.
-        guard object.sequence.markCount > 0 else { return }
-        let width = width ?? object.sequence.width
+        guard object.kind.isSequence else { return }
+        let sequence = ops.sequence(of: object)
+        guard sequence.markCount > 0 else { return }
+        let width = width ?? sequence.width
         var active: [OpId: (name: String, value: Primitive)] = [:]
         var current: [String: Primitive] = [:]
         var open: [String: (value: Primitive, start: Int)] = [:]
@@ -35,7 +37,7 @@ extension DocumentState {
             }
         }
 
-        object.sequence.forEach { element in
+        sequence.forEach { element in
             if element.isMark {
                 let id = element.id
                 if clock == nil || clock!.covers(id) {

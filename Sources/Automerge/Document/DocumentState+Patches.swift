@@ -66,7 +66,8 @@ extension DocumentState {
     }
 
     private func diffSequence(_ object: ObjectState, obj: ObjId, path: [PathElement], before: Clock?, after: Clock?, isNew: Bool, into result: inout [Patch]) {
-        let width = object.sequence.width
+        let sequence = ops.sequence(of: object)
+        let width = sequence.width
         var index = 0
         var pendingDelete = 0
         var pendingInsert: [Op] = []
@@ -105,7 +106,7 @@ extension DocumentState {
             pendingInsert = []
         }
         var children: [(OpId, Int, Bool)] = []
-        object.sequence.forEach { element in
+        sequence.forEach { element in
             if element.isMark { return true }
             let oldOps = isNew ? [] : (before.map { element.visibleOps(at: $0) } ?? element.visibleOps)
             let newOps = after.map { element.visibleOps(at: $0) } ?? element.visibleOps

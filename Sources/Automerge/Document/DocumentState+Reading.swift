@@ -58,9 +58,9 @@ extension DocumentState {
     /// read in place, not from a copy of the object.
     func length(_ obj: ObjId) -> UInt64? {
         guard let (_, index) = ops.resolve(obj) else { return nil }
-        return ops.withObject(at: index) { object in
-            object.pointee.kind.isSequence ? UInt64(object.pointee.sequence.units) : UInt64(ops.length(of: object.pointee, at: nil))
-        }
+        let isSequence = ops.withObject(at: index) { $0.pointee.kind.isSequence }
+        if isSequence { return UInt64(ops.withSequence(ofObjectAt: index) { $0.pointee.units }) }
+        return ops.withObject(at: index) { UInt64(ops.length(of: $0.pointee, at: nil)) }
     }
 
     func text(_ obj: ObjId, heads: Set<ChangeHash>?) throws(AutomergeError) -> String {
@@ -90,18 +90,19 @@ extension DocumentState {
 
     /// The visible units before element `id`, and whether it is visible.
     func position(of id: OpId, in object: ObjectState, at clock: Clock?) -> (index: Int, visible: Bool) {
+        let sequence = ops.sequence(of: object)
         if let clock {
             var index = 0
             var found: (Int, Bool) = (0, false)
-            object.sequence.forEach { element in
+            sequence.forEach { element in
                 let ops = element.visibleOps(at: clock)
                 if element.id == id { found = (index, !ops.isEmpty); return false }
-                if let last = ops.last { index += Int(object.sequence.width.units(of: last)) }
+                if let last = ops.last { index += Int(sequence.width.units(of: last)) }
                 return true
             }
             return found
         }
-        guard let location = object.sequence.location(of: id) else { return (0, false) }
-        return (object.sequence.unitsBefore(location), object.sequence[location].units > 0 || object.sequence[location].winner != nil)
+        guard let location = sequence.location(of: id) else { return (0, false) }
+        return (sequence.unitsBefore(location), sequence[location].units > 0 || sequence[location].winner != nil)
     }
 }

@@ -29,9 +29,9 @@ enum ReceivedMarkOrder {
         scratch.actors = actors
         for object in marked {
             if let index = ops.objectIndex(of: object) {
-                if object.isRoot { scratch.objects[0] = ops.objects[index] } else { scratch.addObject(ops.objects[index]) }
+                scratch.addObject(copying: index, of: ops)
             } else if let kind = created[object] {
-                scratch.addObject(ObjectState(id: object, kind: kind, parent: .root, keyInParent: nil, encoding: ops.encoding))
+                scratch.addObject(id: object, kind: kind, parent: .root, keyInParent: nil, depth: 0)
             }
         }
         for (position, change) in changes.enumerated() {

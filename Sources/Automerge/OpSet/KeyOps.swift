@@ -62,6 +62,13 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
         storage = PlainOp(op).map(Storage.one) ?? .many([op])
     }
 
+    /// `key` holding `ops`, which are its own, sorted and not empty.
+    init(key: MapKey, ops: [Op]) {
+        precondition(!ops.isEmpty, "a key without ops")
+        self.key = key
+        storage = ops.count == 1 ? PlainOp(ops[0]).map(Storage.one) ?? .many(ops) : .many(ops)
+    }
+
     var startIndex: Int { 0 }
 
     var endIndex: Int {

@@ -3,15 +3,16 @@ extension MapEntries: InvariantChecked {
     /// ``Invariant``): one table entry per key (no table for a map of at
     /// most ``linearScanLimit`` keys), holding the key's own hash,
     /// a lookup of each key finding its own position (so no key is there
-    /// twice), and each key's ops stored under it. Throws the first broken
-    /// one. O(keys).
+    /// twice), and each key's ops stored under it; packed keys are at most
+    /// ``PackedMap/maxKeys``, with no table. Throws the first broken one.
+    /// O(keys).
     func checkInvariants() throws(InvariantViolation) {
         do { try table.checkInvariants() } catch { throw error.within("map entries") }
-        guard ops.count == table.count || (table.count == 0 && ops.count <= Self.linearScanLimit) else {
-            throw broken(.keyCount, "\(ops.count) keys, \(table.count) table entries")
+        guard count == table.count || (table.count == 0 && count <= Self.linearScanLimit) else {
+            throw broken(.keyCount, "\(count) keys\(isPacked ? " (packed)" : ""), \(table.count) table entries")
         }
-        for position in 0..<ops.count {
-            let keyOps = ops[position]
+        for position in 0..<count {
+            let keyOps = self[opsAt: position]
             let key = keyOps.key
             for op in keyOps where op.key != .map(key) || op.insert || op.action == .delete {
                 throw broken(.opStoredUnderItsKey, "op \(op.id.label) (\(op.action)) is stored under key \(key.string.debugDescription)")

@@ -18,21 +18,33 @@ struct MapEntries: Sendable {
     /// Every key with its ops, in the order the keys were added, in chunks:
     /// a million keys' ops (inline, see ``KeyOps``) in an array grown by
     /// doubling wrote twice their bytes into fresh pages (see ``ChunkedList``).
-    private(set) var ops = ChunkedList<KeyOps>()
+    /// Empty while the keys are packed.
+    private var ops = ChunkedList<KeyOps>()
     /// Where each key is, by its hash; empty while the map has at most
     /// ``linearScanLimit`` keys.
     private(set) var table = MapKeyTable()
+    /// A loaded small map's keys as bytes, until its first write (see ``PackedMap``).
+    private var packed: PackedMap?
 
     /// The most keys a map finds by comparing each.
     static let linearScanLimit = 8
 
     init() {}
 
-    var count: Int { ops.count }
-    var isEmpty: Bool { ops.isEmpty }
+    var count: Int { packed?.count ?? ops.count }
+    var isEmpty: Bool { count == 0 }
 
     /// Every key, in the order it was added.
-    var keys: LazyMapCollection<ChunkedList<KeyOps>, MapKey> { ops.lazy.map(\.key) }
+    var keys: [MapKey] {
+        if packed != nil { return map(\.key) }
+        return ops.map(\.key)
+    }
+
+    /// Whether the keys are packed (see ``PackedMap``).
+    var isPacked: Bool { packed != nil }
+
+    /// The heap bytes of the packed keys (0 unless packed).
+    var packedByteCount: Int { packed?.byteCount ?? 0 }
 
     /// The ops of `key`, or nil if the key never had any.
     subscript(key: MapKey) -> KeyOps? { self[key, hash: Self.hash(key)] }
@@ -45,29 +57,49 @@ struct MapEntries: Sendable {
         @inline(__always) get {
             assert(hash == Self.hash(key), "hash of another key")
             guard let index = find(key, hash: hash) else { return nil }
-            return ops[index]
+            return self[opsAt: index]
         }
     }
 
-    /// Packs the ops of every key that can be (``KeyOps/pack()``) and
-    /// gives the key list no more room than it takes: the end of a load.
-    mutating func packKeys() {
+    /// Packs what a load built: a small map whose ops all pack, whole,
+    /// into `blocks` (``PackedMap``); any other map, the ops of each key
+    /// that can be (``KeyOps/pack()``), giving the key list no more room
+    /// than it takes.
+    mutating func packKeys(into blocks: inout PackedMap.Blocks) {
+        guard packed == nil else { return }
+        if table.count == 0, let whole = PackedMap(ops, into: &blocks) {
+            packed = whole
+            ops = ChunkedList()
+            return
+        }
         for index in ops.indices where ops[index].count > 1 { ops[index].pack() }
         ops.shrinkToFit()
     }
 
-    /// How many keys hold their ops packed.
-    var packedKeyCount: Int { ops.reduce(0) { $0 + ($1.isPacked ? 1 : 0) } }
+    /// How many keys of several ops hold them packed (as a key's
+    /// ``PackedKeyOps`` or in a ``PackedMap``).
+    var packedKeyCount: Int {
+        if packed != nil { return reduce(0) { $0 + ($1.value.count > 1 ? 1 : 0) } }
+        return ops.reduce(0) { $0 + ($1.isPacked ? 1 : 0) }
+    }
+
+    /// Turns packed keys back into a key list, for a write.
+    private mutating func unpack() {
+        guard let whole = packed else { return }
+        ops = whole.unpacked()
+        packed = nil
+    }
 
     /// Adds `op`, which overwrites nothing, to the ops of `key` (whose
     /// ``hash(_:)`` is `hash`), adding the key if it has none; returns the
     /// key's position in the key order.
     ///
     /// Here rather than in the op set, so that it reaches the table through
-    /// a mutating access: a lookup read through `objects[i].entries` copied
+    /// a mutating access: a lookup read through `maps[i]` copied
     /// the whole entries value (retains of each array) on every put.
     mutating func add(_ op: consuming Op, to key: MapKey, hash: UInt64, actors: ActorTable) -> Int {
         assert(hash == Self.hash(key), "hash of another key")
+        unpack()
         if let index = find(key, hash: hash) {
             // The key has ops (overwritten, or concurrent with `op`): it joins them.
             ops[index].appendSorted(op, actors: actors)
@@ -83,6 +115,7 @@ struct MapEntries: Sendable {
     /// op is given by its fields, as a new key stores it (no ``Op`` built).
     mutating func addUnlessVisible(put id: OpId, value: Primitive, to key: MapKey, hash: UInt64, actors: ActorTable) -> LocalPut {
         assert(hash == Self.hash(key), "hash of another key")
+        unpack()
         guard let index = find(key, hash: hash) else {
             return .added(keyPosition: add(KeyOps(key: key, put: id, value: value), hash: hash))
         }
@@ -105,6 +138,7 @@ struct MapEntries: Sendable {
     /// ops (which changes nothing and adds no key).
     mutating func apply(_ change: ChangeOp, successor: Successor, to key: MapKey, hash: UInt64, actors: ActorTable) -> Int? {
         assert(hash == Self.hash(key), "hash of another key")
+        unpack()
         if let index = find(key, hash: hash) {
             ops[index].apply(change, successor: successor, actors: actors)
             return index
@@ -116,8 +150,11 @@ struct MapEntries: Sendable {
 
     /// The key at `index` in the key order (that of ``keys``), with its ops.
     subscript(opsAt index: Int) -> KeyOps {
-        get { ops[index] }
-        _modify { yield &ops[index] }
+        get { packed?.keyOps(at: index) ?? ops[index] }
+        _modify {
+            unpack()
+            yield &ops[index]
+        }
     }
 
     // MARK: Table
@@ -125,6 +162,7 @@ struct MapEntries: Sendable {
     /// The position of `key`, whose ``hash(_:)`` is `hash`, in the key order; nil if absent.
     @inline(__always)
     func find(_ key: MapKey, hash: UInt64) -> Int? {
+        if let packed { return packed.position(of: key) }
         if table.count == 0 {
             for position in 0..<ops.count where ops.withElement(at: position, { $0.pointee.key == key }) { return position }
             return nil
@@ -199,16 +237,31 @@ struct MapEntries: Sendable {
 
 extension MapEntries: Sequence {
     /// Each key with its ops, in the order the keys were added.
-    func makeIterator() -> some IteratorProtocol<(key: MapKey, value: KeyOps)> {
-        ops.lazy.map { (key: $0.key, value: $0) }.makeIterator()
+    func makeIterator() -> Iterator { Iterator(entries: self) }
+
+    struct Iterator: IteratorProtocol {
+        let entries: MapEntries
+        var position = 0
+
+        mutating func next() -> (key: MapKey, value: KeyOps)? {
+            guard position < entries.count else { return nil }
+            defer { position += 1 }
+            let keyOps = entries[opsAt: position]
+            return (keyOps.key, keyOps)
+        }
     }
+
+    var underestimatedCount: Int { count }
 }
 
 #if DEBUG
 /// Write access for the tests that break the entries on purpose to show
 /// that ``checkInvariants()`` reports it (debug builds only).
 extension MapEntries {
-    var opsForTesting: ChunkedList<KeyOps> { get { ops } set { ops = newValue } }
+    var opsForTesting: ChunkedList<KeyOps> {
+        get { packed?.unpacked() ?? ops }
+        set { (ops, packed) = (newValue, nil) }
+    }
     var tableForTesting: MapKeyTable { get { table } set { table = newValue } }
 }
 #endif

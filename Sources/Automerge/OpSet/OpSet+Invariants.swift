@@ -8,6 +8,7 @@ extension OpSet: InvariantChecked {
             throw broken(.rootObjectFirst, "the first of \(objects.count) objects is \(objects.first.map { "\($0.id.label) (\($0.kind))" } ?? "missing")")
         }
         do { try objectPositions.checkInvariants() } catch { throw error.within("object table") }
+        try checkBodies()
         for index in objects.indices {
             let object = objects[index]
             do {
@@ -48,11 +49,11 @@ extension OpSet: InvariantChecked {
         let maker: Op?
         switch object.keyInParent {
         case .map(let key)?:
-            maker = parent.kind.isSequence ? nil : parent.entries[key]?.first { $0.id == object.id }
+            maker = parent.kind.isSequence ? nil : entries(of: parent)[key]?.first { $0.id == object.id }
         case .element(let element)?:
             // The parent's tree was checked before (parents come first), so its index can be read.
-            maker = parent.kind.isSequence ? parent.sequence.location(of: element).flatMap { location in
-                let holder = parent.sequence[location]
+            maker = parent.kind.isSequence ? sequence(of: parent).location(of: element).flatMap { location in
+                let holder = sequence(of: parent)[location]
                 return holder.id == object.id ? holder.insertOp : holder.updates.first { $0.id == object.id }
             } : nil
         case nil:
@@ -64,22 +65,43 @@ extension OpSet: InvariantChecked {
         }
     }
 
+    /// Every object has a body of its kind of its own, and every body
+    /// belongs to an object.
+    private func checkBodies() throws(InvariantViolation) {
+        var mapOwners = [Int](repeating: -1, count: maps.count)
+        var sequenceOwners = [Int](repeating: -1, count: sequences.count)
+        for index in objects.indices {
+            let object = objects[index]
+            let body = Int(object.body)
+            let claimed = object.kind.isSequence ? sequenceOwners.indices.contains(body) && sequenceOwners[body] < 0
+                : mapOwners.indices.contains(body) && mapOwners[body] < 0
+            guard claimed else {
+                throw broken(.bodyPerObject, "object \(object.id.label) (\(object.kind)) names body \(body) of \(object.kind.isSequence ? sequences.count : maps.count), or one another object has")
+            }
+            if object.kind.isSequence { sequenceOwners[body] = index } else { mapOwners[body] = index }
+        }
+        guard !mapOwners.contains(-1), !sequenceOwners.contains(-1) else {
+            throw broken(.bodyPerObject, "a body no object names (\(maps.count) maps, \(sequences.count) sequences)")
+        }
+    }
+
     /// The object's map entries or sequence tree, and the ops they hold.
     private func checkContents(of object: ObjectState) throws(InvariantViolation) {
         if object.kind.isSequence {
-            let width = object.sequence.width
-            guard object.entries.isEmpty, width.isText == (object.kind == .text), width.encoding == encoding else {
-                throw broken(.contentsMatchKind, "\(object.entries.count) keys, text width: \(width.isText), encoding \(width.encoding)")
+            let sequence = sequence(of: object)
+            let width = sequence.width
+            guard width.isText == (object.kind == .text), width.encoding == encoding else {
+                throw broken(.contentsMatchKind, "text width: \(width.isText), encoding \(width.encoding)")
             }
-            try object.sequence.checkInvariants()
+            try sequence.checkInvariants()
             // Leaf by leaf (inner nodes hold no elements: the tree's check saw to that).
-            for leaf in object.sequence.nodes.indices where object.sequence.nodes[leaf].isLeaf {
-                for element in object.sequence.withLeafElements(Int32(leaf), { Array($0) }) { try checkOps(of: element) }
+            for leaf in sequence.nodes.indices where sequence.nodes[leaf].isLeaf {
+                for element in sequence.withLeafElements(Int32(leaf), { Array($0) }) { try checkOps(of: element) }
             }
         } else {
-            guard object.sequence.elementCount == 0 else { throw broken(.contentsMatchKind, "\(object.sequence.elementCount) elements") }
-            try object.entries.checkInvariants()
-            for (key, ops) in object.entries {
+            let entries = entries(of: object)
+            try entries.checkInvariants()
+            for (key, ops) in entries {
                 var previous: OpId?
                 for op in ops {
                     try checkStored(op)

@@ -63,6 +63,10 @@ extension OpSet {
         var increments: [OpId: Int64] = [:]
         var currentObject = OpId.root
         var currentIndex = 0
+        /// The current object's position in the op set's maps or sequences.
+        var currentBody = 0
+        /// Where maps are packed as the rows leave them.
+        var packedMaps = PackedMap.Blocks()
         /// Which objects (by index) the rows have left once: rows that come
         /// back to an object (out of order) do not pack and unpack its last
         /// leaf again at every switch.
@@ -122,12 +126,20 @@ extension OpSet {
                 guard let index = opSet.objectIndex(of: object) else { throw .invalidObjectId(row: row) }
                 // Rows come object by object: the one before is complete.
                 if left.count <= currentIndex { left += repeatElement(false, count: currentIndex + 1 - left.count) }
-                if !left[currentIndex] && opSet.objects[currentIndex].kind.isSequence {
-                    opSet.objects[currentIndex].sequence.packLastLeaf()
+                if !left[currentIndex] {
+                    // Packed as soon as complete, so that the next object's
+                    // allocations reuse what packing frees (packed at the
+                    // end, the freed key lists stayed behind as holes).
+                    if opSet.objects[currentIndex].kind.isSequence {
+                        opSet.sequences[currentBody].packLastLeaf()
+                    } else {
+                        opSet.maps[currentBody].packKeys(into: &packedMaps)
+                    }
                 }
                 left[currentIndex] = true
                 currentObject = object
                 currentIndex = index
+                currentBody = Int(opSet.objects[index].body)
             }
             guard let action = OpAction(rawValue: op.action) else {
                 throw .unknownAction(row: row, action: UInt64(op.action))
@@ -160,12 +172,12 @@ extension OpSet {
                 guard !op.insert else { throw .invalidKey(row: row, reason: "an insert on a map key") }
                 let mapOp = Op(id: id, action: action, insert: false, key: .map(key), value: value,
                                expand: op.expand, markName: markName, successors: successors)
-                _ = opSet.objects[currentIndex].entries.add(mapOp, to: key, hash: MapEntries.hash(key), actors: opSet.actors)
+                _ = opSet.maps[currentBody].add(mapOp, to: key, hash: MapEntries.hash(key), actors: opSet.actors)
             } else {
                 guard kind.isSequence else { throw .invalidKey(row: row, reason: "an element id in a map") }
                 target = try op.element.map { (s: StoredOpId) throws(LoadError) in try opId(s, row: row) } ?? .root
                 if op.insert {
-                    opSet.objects[currentIndex].sequence.append(
+                    opSet.sequences[currentBody].append(
                         SequenceElement(id: id, reference: target, action: action, value: value, expand: op.expand,
                                         markName: markName, successors: successors),
                         after: target)
@@ -177,26 +189,25 @@ extension OpSet {
             if let created = action.objectType {
                 guard opSet.objectIndex(of: id) == nil else { throw .duplicateOpId(row: row) }
                 let key: OpKey = op.insert ? .element(id) : mapKey.map { .map($0) } ?? .element(target)
-                var state = ObjectState(id: id, kind: created, parent: object, keyInParent: key, encoding: encoding)
                 // The same nesting bound as received changes (OpSet.maxDepth): reads recurse per level.
-                state.depth = opSet.objects[currentIndex].depth + 1
-                guard state.depth <= OpSet.maxDepth else { throw .invalidObjectId(row: row) }
-                if created.isSequence { state.sequence.beginBulkLoad() }
-                opSet.addObject(state)
+                let depth = opSet.objects[currentIndex].depth + 1
+                guard depth <= OpSet.maxDepth else { throw .invalidObjectId(row: row) }
+                let added = opSet.addObject(id: id, kind: created, parent: object, keyInParent: key, depth: depth)
+                if created.isSequence { opSet.sequences[Int(opSet.objects[added].body)].beginBulkLoad() }
             }
             opSet.maxOp = max(opSet.maxOp, UInt64(id.counter))
         }
 
         /// Adds `update` to the sequence element `target` of the current object.
         private mutating func update(_ target: OpId, with update: Op, row: Int) throws(LoadError) {
-            var found = opSet.objects[currentIndex].sequence.recentLocation(of: target)
+            var found = opSet.sequences[currentBody].recentLocation(of: target)
             if found == nil {
-                opSet.objects[currentIndex].sequence.ensureIndexed()
-                found = opSet.objects[currentIndex].sequence.location(of: target)
+                opSet.sequences[currentBody].ensureIndexed()
+                found = opSet.sequences[currentBody].location(of: target)
             }
             guard let location = found else { throw .invalidKey(row: row, reason: "an update of a missing element") }
             let actors = opSet.actors
-            opSet.objects[currentIndex].sequence.modify(at: location) { $0.updates.appendSorted(update, actors: actors) }
+            opSet.sequences[currentBody].modify(at: location) { $0.updates.appendSorted(update, actors: actors) }
         }
 
         /// Ends the bulk load of every object: packs, indexes and sums them.
@@ -205,13 +216,9 @@ extension OpSet {
         /// each one's storage, and the copies' frees left holes all over the
         /// heap the document keeps.
         mutating func endObjects() {
-            for index in opSet.objects.indices {
-                if opSet.objects[index].kind.isSequence {
-                    opSet.objects[index].sequence.endBulkLoad()
-                } else {
-                    opSet.objects[index].entries.packKeys()
-                }
-            }
+            for index in opSet.sequences.indices { opSet.sequences[index].endBulkLoad() }
+            for index in opSet.maps.indices { opSet.maps[index].packKeys(into: &packedMaps) }
+            packedMaps.trimLastBlock()
         }
 
         /// The op set, its max op raised to the changes' (an empty change

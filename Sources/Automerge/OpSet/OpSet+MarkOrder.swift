@@ -8,7 +8,6 @@ extension OpSet {
     /// in document order (each element's insert op, then its updates).
     func markAnchorsInOrder(objectAt index: Int) -> Bool {
         let object = objects[index]
-        let sequence = object.sequence
         var openBegins = Set<OpId>()
         var inOrder = true
         func visit(id: OpId, action: OpAction, isBegin: Bool) {
@@ -23,12 +22,14 @@ extension OpSet {
             // A change may put mark ops on map keys too; a saved map lists
             // them by key (UTF-8 order), then by op id. Found by fuzzing:
             // Corpus/load/mark-end-on-a-map-key.
-            for key in object.entries.keys.sorted() where inOrder {
-                guard let ops = object.entries[key] else { continue }
+            let entries = entries(of: object)
+            for key in entries.keys.sorted() where inOrder {
+                guard let ops = entries[key] else { continue }
                 for op in ops { visit(id: op.id, action: op.action, isBegin: op.markName != nil) }
             }
             return inOrder
         }
+        let sequence = sequence(of: object)
         guard sequence.markCount > 0 else { return true }
         sequence.forEachElement { element in
             guard inOrder else { return }

@@ -2,7 +2,7 @@
 extension OpSet {
     /// The visible ops of a map key, in op id order (the winner last).
     func visibleOps(in object: ObjectState, key: MapKey, at clock: Clock?) -> [Op] {
-        guard let ops = object.entries[key] else { return [] }
+        guard let ops = entries(of: object)[key] else { return [] }
         if let clock { return ops.filter { $0.isVisible(at: clock) } }
         return ops.filter(\.isVisible)
     }
@@ -14,7 +14,7 @@ extension OpSet {
     /// and each op read is a copy (a key overwritten a thousand times was
     /// a thousand copies per read).
     func winningOp(in object: ObjectState, key: MapKey, at clock: Clock?) -> Op? {
-        object.entries[key].flatMap { Self.winningOp(of: $0, at: clock) }
+        entries(of: object)[key].flatMap { Self.winningOp(of: $0, at: clock) }
     }
 
     private static func winningOp(of ops: KeyOps, at clock: Clock?) -> Op? {
@@ -25,7 +25,7 @@ extension OpSet {
     /// The keys with a visible value, sorted by UTF-8 bytes.
     func visibleKeys(in object: ObjectState, at clock: Clock?) -> [MapKey] {
         var keys: [MapKey] = []
-        for (key, ops) in object.entries where Self.winningOp(of: ops, at: clock) != nil { keys.append(key) }
+        for (key, ops) in entries(of: object) where Self.winningOp(of: ops, at: clock) != nil { keys.append(key) }
         keys.sort()
         return keys
     }
@@ -43,8 +43,9 @@ extension OpSet {
     /// Every visible element in order.
     func visibleElements(in object: ObjectState, at clock: Clock?) -> [VisibleElement] {
         var result: [VisibleElement] = []
-        let width = object.sequence.width
-        object.sequence.forEach { element in
+        let sequence = sequence(of: object)
+        let width = sequence.width
+        sequence.forEach { element in
             let ops = clock.map { element.visibleOps(at: $0) } ?? element.visibleOps
             if let last = ops.last {
                 result.append(VisibleElement(element: element, ops: ops, units: Int(width.units(of: last))))
@@ -64,7 +65,7 @@ extension OpSet {
             }
             return nil
         }
-        return Self.visibleElement(in: object.sequence, coveringUnit: index)
+        return Self.visibleElement(in: sequences[Int(object.body)], coveringUnit: index)
     }
 
     /// The visible element covering unit `index` now, with the units before it.
@@ -77,7 +78,7 @@ extension OpSet {
     /// Length in index units.
     func length(of object: ObjectState, at clock: Clock?) -> Int {
         if object.kind.isSequence {
-            guard let clock else { return object.sequence.units }
+            guard let clock else { return sequence(of: object).units }
             return visibleElements(in: object, at: clock).reduce(0) { $0 + $1.units }
         }
         return visibleKeys(in: object, at: clock).count
@@ -93,7 +94,7 @@ extension OpSet {
                 utf8.append(contentsOf: TextWidth.objectReplacement.utf8)
             }
         }
-        object.sequence.forEachLeaf(packed: clock == nil ? { $0.appendText(to: &utf8) } : nil) { elements in
+        sequence(of: object).forEachLeaf(packed: clock == nil ? { $0.appendText(to: &utf8) } : nil) { elements in
             for index in elements.indices {
                 // Most elements are a character nothing updated: read in
                 // place, without building the insert op as an ``Op``.

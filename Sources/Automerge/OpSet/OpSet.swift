@@ -6,12 +6,18 @@
 /// storage until either copy writes.
 struct OpSet: Sendable {
     var actors = ActorTable()
+    /// Every object, the root first; its ops are at its ``ObjectState/body``
+    /// in ``maps`` or ``sequences``.
     var objects: [ObjectState]
+    /// The ops of every map and table object, by key.
+    var maps: [MapEntries]
+    /// The elements of every list and text object.
+    var sequences: [SequenceTree] = []
     /// Positions of the objects other than the root (which is at 0) in `objects`.
     private(set) var objectPositions = OpIdTable()
     /// The size and work of every op id table: the object table's and each sequence's element index.
     var opIdTableStatistics: OpIdTable.Statistics {
-        objects.reduce(objectPositions.statistics) { $0 + $1.sequence.elementIndexStatistics }
+        sequences.reduce(objectPositions.statistics) { $0 + $1.elementIndexStatistics }
     }
     let encoding: TextEncoding
     /// The largest op counter applied so far.
@@ -28,7 +34,8 @@ struct OpSet: Sendable {
 
     init(encoding: TextEncoding) {
         self.encoding = encoding
-        objects = [ObjectState(id: .root, kind: .map, parent: .root, keyInParent: nil, encoding: encoding)]
+        objects = [ObjectState(id: .root, kind: .map, parent: .root, keyInParent: nil, body: 0)]
+        maps = [MapEntries()]
     }
 
     // MARK: Objects
@@ -52,11 +59,73 @@ struct OpSet: Sendable {
         return objectPositions[id].map(Int.init)
     }
 
-    /// Adds a new object to the object table.
-    mutating func addObject(_ object: ObjectState) {
+    /// The ops of the map or table `object`, a copy for reading (writes go
+    /// through ``maps`` at the object's body).
+    func entries(of object: ObjectState) -> MapEntries {
+        precondition(!object.kind.isSequence, "not a map")
+        return maps[Int(object.body)]
+    }
+
+    /// The elements of the list or text `object`, a copy for reading.
+    func sequence(of object: ObjectState) -> SequenceTree {
+        precondition(object.kind.isSequence, "not a sequence")
+        return sequences[Int(object.body)]
+    }
+
+    /// Runs `body` on the ops of the map at `index` of the object table, in
+    /// place (see ``withObject(at:_:)``).
+    func withEntries<R>(ofObjectAt index: Int, _ body: (UnsafePointer<MapEntries>) -> R) -> R {
+        let position = bodyPosition(ofObjectAt: index, isSequence: false)
+        return maps.withUnsafeBufferPointer { body($0.baseAddress! + position) }
+    }
+
+    /// Runs `body` on the sequence at `index` of the object table, in place.
+    func withSequence<R>(ofObjectAt index: Int, _ body: (UnsafePointer<SequenceTree>) -> R) -> R {
+        let position = bodyPosition(ofObjectAt: index, isSequence: true)
+        return sequences.withUnsafeBufferPointer { body($0.baseAddress! + position) }
+    }
+
+    /// Where the ops of the object at `index` are in ``maps`` or ``sequences``.
+    @inline(__always)
+    func bodyPosition(ofObjectAt index: Int, isSequence: Bool) -> Int {
+        withObject(at: index) { object in
+            precondition(object.pointee.kind.isSequence == isSequence, isSequence ? "not a sequence" : "not a map")
+            return Int(object.pointee.body)
+        }
+    }
+
+    /// Adds a new, empty object to the object table; returns its index.
+    @discardableResult
+    mutating func addObject(id: OpId, kind: ObjectKind, parent: OpId, keyInParent: OpKey?, depth: Int) -> Int {
         precondition(objects.count < Int(Int32.max), "object table full")
-        objectPositions[object.id] = Int32(objects.count)
-        objects.append(object)
+        let body: Int32
+        if kind.isSequence {
+            body = Int32(sequences.count)
+            sequences.append(SequenceTree(width: WidthRule(isText: kind == .text, encoding: encoding)))
+        } else {
+            body = Int32(maps.count)
+            maps.append(MapEntries())
+        }
+        objectPositions[id] = Int32(objects.count)
+        objects.append(ObjectState(id: id, kind: kind, parent: parent, keyInParent: keyInParent, depth: depth, body: body))
+        return objects.count - 1
+    }
+
+    /// Adds (or, for the root, replaces) a copy of the object at `index` of
+    /// `other`, with its ops; the copy shares their storage until written.
+    mutating func addObject(copying index: Int, of other: OpSet) {
+        let object = other.objects[index]
+        if object.id.isRoot {
+            maps[0] = other.entries(of: object)
+            return
+        }
+        let added = addObject(id: object.id, kind: object.kind, parent: object.parent, keyInParent: object.keyInParent,
+                              depth: object.depth)
+        if object.kind.isSequence {
+            sequences[Int(objects[added].body)] = other.sequence(of: object)
+        } else {
+            maps[Int(objects[added].body)] = other.entries(of: object)
+        }
     }
 
     var objectIds: [OpId] { objects.map(\.id) }
@@ -139,9 +208,7 @@ struct OpSet: Sendable {
         if let created = change.action.objectType {
             guard objectIndex(of: change.id) == nil else { throw .duplicateObject(change.id) }
             let key: OpKey = change.insert ? .element(change.id) : change.key
-            var object = ObjectState(id: change.id, kind: created, parent: change.object, keyInParent: key, encoding: encoding)
-            object.depth = objects[index].depth + 1
-            addObject(object)
+            addObject(id: change.id, kind: created, parent: change.object, keyInParent: key, depth: objects[index].depth + 1)
         }
         return target
     }
@@ -152,9 +219,9 @@ struct OpSet: Sendable {
         // A put that overwrites nothing: the common new key, added with its
         // op in one step.
         if change.predecessors.isEmpty && change.action != .delete {
-            return objects[index].entries.add(change.storedOp, to: key, hash: hash, actors: actors)
+            return maps[Int(objects[index].body)].add(change.storedOp, to: key, hash: hash, actors: actors)
         }
-        return objects[index].entries.apply(change, successor: successor, to: key, hash: hash, actors: actors)
+        return maps[Int(objects[index].body)].apply(change, successor: successor, to: key, hash: hash, actors: actors)
     }
 
     private mutating func applyInsert(objectAt index: Int, after reference: OpId, change: ChangeOp) throws(ApplyError) {
@@ -166,10 +233,11 @@ struct OpSet: Sendable {
     /// sequence at `index` of the object table.
     private mutating func insertElement(objectAt index: Int, after reference: OpId, id: OpId, action: OpAction, value: Primitive,
                                         expand: Bool, markName: String?, units: Int32? = nil) throws(ApplyError) {
-        guard let location = insertionLocation(in: objects[index].sequence, after: reference, id: id) else {
+        let body = Int(objects[index].body)
+        guard let location = insertionLocation(in: sequences[body], after: reference, id: id) else {
             throw .missingElement(reference)
         }
-        objects[index].sequence.insert(
+        sequences[body].insert(
             SequenceElement(id: id, reference: reference, action: action, value: value, expand: expand, markName: markName,
                             successors: SuccessorList()),
             after: reference, at: location, units: units)
@@ -182,7 +250,7 @@ struct OpSet: Sendable {
     /// nothing, without a ``ChangeOp``.
     mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, put id: OpId, value: Primitive) -> MapEntries.LocalPut {
         precondition(!objects[index].kind.isSequence, "not a map")
-        let outcome = objects[index].entries.addUnlessVisible(put: id, value: value, to: key, hash: hash, actors: actors)
+        let outcome = maps[Int(objects[index].body)].addUnlessVisible(put: id, value: value, to: key, hash: hash, actors: actors)
         if case .added = outcome { maxOp = max(maxOp, UInt64(id.counter)) }
         return outcome
     }
@@ -218,9 +286,9 @@ struct OpSet: Sendable {
     /// The visible element covering `unit` of the sequence at `index` of
     /// the object table, read in place.
     func deleteCandidate(objectAt index: Int, coveringUnit unit: Int) -> DeleteCandidate? {
-        withObject(at: index) { object in
-            guard let (location, start) = object.pointee.sequence.element(coveringUnit: unit) else { return nil }
-            return object.pointee.sequence.withElement(at: location) { element in
+        withSequence(ofObjectAt: index) { sequence in
+            guard let (location, start) = sequence.pointee.element(coveringUnit: unit) else { return nil }
+            return sequence.pointee.withElement(at: location) { element in
                 DeleteCandidate(location: location, element: element.pointee.id, start: start, units: Int(element.pointee.units),
                                 isPlain: element.pointee.updates.isEmpty && element.pointee.successors.isEmpty)
             }
@@ -235,7 +303,7 @@ struct OpSet: Sendable {
     mutating func applyLocalDelete(of candidate: DeleteCandidate, objectAt index: Int, id: OpId) {
         precondition(candidate.isPlain, "an element with updates or successors takes the general path")
         maxOp = max(maxOp, UInt64(id.counter))
-        objects[index].sequence.modify(at: candidate.location) { element in
+        sequences[Int(objects[index].body)].modify(at: candidate.location) { element in
             assert(element.id == candidate.element, "the candidate's element moved")
             element.deleteInsertOp(by: id)
         }
@@ -255,9 +323,10 @@ struct OpSet: Sendable {
     }
 
     private mutating func applyUpdate(objectAt index: Int, element: OpId, change: ChangeOp, successor: Successor) throws(ApplyError) {
-        guard let location = objects[index].sequence.location(of: element) else { throw .missingElement(element) }
+        let body = Int(objects[index].body)
+        guard let location = sequences[body].location(of: element) else { throw .missingElement(element) }
         let actors = self.actors
-        objects[index].sequence.modify(at: location) { element in
+        sequences[body].modify(at: location) { element in
             for pred in change.predecessors {
                 _ = element.addSuccessor(successor, to: pred, actors: actors)
             }

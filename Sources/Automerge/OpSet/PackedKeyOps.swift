@@ -20,18 +20,35 @@ struct PackedKeyOps: Sendable {
 
     /// `ops` packed, or nil if one of them is not plain or there are more than ``maxOps``.
     init?(_ ops: [Op]) {
-        guard ops.count >= 2, ops.count <= Self.maxOps else { return nil }
-        var size = 1
-        for op in ops {
-            guard !op.insert, !op.expand, op.markName == nil, op.successors.count <= 1 else { return nil }
-            size += 2 + op.id.packedSize + PackedValue.size(of: op.value)
-            if op.successors.count == 1 {
-                guard op.successors[0].increment == nil else { return nil }
-                size += op.successors[0].id.packedSize
-            }
-        }
+        guard ops.count >= 2, let size = Self.packedSize(of: ops) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(size)
+        Self.append(ops, to: &out)
+        bytes = out
+    }
+
+    /// Whether `op` can be packed: no insert flag, mark name or expand
+    /// flag, and at most one successor, that no increment.
+    static func isPlain(_ op: borrowing Op) -> Bool {
+        !op.insert && !op.expand && op.markName == nil && op.successors.count <= 1
+            && (op.successors.count == 0 || op.successors[0].increment == nil)
+    }
+
+    /// The bytes `ops` pack into (their count included), or nil if one is
+    /// not plain or there are more than ``maxOps``.
+    static func packedSize<Ops: Collection<Op>>(of ops: Ops) -> Int? {
+        guard ops.count <= maxOps else { return nil }
+        var size = 1
+        for op in ops {
+            guard isPlain(op) else { return nil }
+            size += 2 + op.id.packedSize + PackedValue.size(of: op.value)
+            if op.successors.count == 1 { size += op.successors[0].id.packedSize }
+        }
+        return size
+    }
+
+    /// Appends the count and the ops, which must be packable (``packedSize(of:)``).
+    static func append<Ops: Collection<Op>>(_ ops: Ops, to out: inout [UInt8]) {
         out.append(UInt8(ops.count))
         for op in ops {
             out.append(op.action.rawValue)
@@ -44,7 +61,6 @@ struct PackedKeyOps: Sendable {
             }
             PackedValue.append(op.value, to: &out)
         }
-        bytes = out
     }
 
     var count: Int { Int(bytes[0]) }
@@ -66,15 +82,30 @@ struct PackedKeyOps: Sendable {
     @inline(never) @_effects(readonly)
     func ops(key: MapKey) -> [Op] {
         bytes.withUnsafeBufferPointer { bytes in
-            var ops: [Op] = []
-            ops.reserveCapacity(Int(bytes[0]) + 1)
-            var cursor = 1
-            for _ in 0..<Int(bytes[0]) { ops.append(Self.readOp(bytes, at: &cursor, key: key)) }
-            return ops
+            var cursor = 0
+            return Self.readOps(bytes, at: &cursor, key: key)
         }
     }
 
-    private static func readOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int, key: MapKey) -> Op {
+    /// Reads a count and that many ops (as ``append(_:to:)`` wrote them)
+    /// at `cursor`, advancing it past them.
+    static func readOps(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int, key: MapKey) -> [Op] {
+        let count = Int(bytes[cursor])
+        cursor += 1
+        var ops: [Op] = []
+        ops.reserveCapacity(count + 1)
+        for _ in 0..<count { ops.append(readOp(bytes, at: &cursor, key: key)) }
+        return ops
+    }
+
+    /// Moves `cursor` past a count and that many ops.
+    static func skipOps(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
+        let count = Int(bytes[cursor])
+        cursor += 1
+        for _ in 0..<count { skipOp(bytes, at: &cursor) }
+    }
+
+    static func readOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int, key: MapKey) -> Op {
         let action = OpAction(rawValue: bytes[cursor])!
         cursor += 1
         let id = OpId.readPacked(bytes, at: &cursor)
@@ -85,7 +116,7 @@ struct PackedKeyOps: Sendable {
         return Op(id: id, action: action, insert: false, key: .map(key), value: value, successors: successors)
     }
 
-    private static func skipOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
+    static func skipOp(_ bytes: UnsafeBufferPointer<UInt8>, at cursor: inout Int) {
         cursor += 1
         _ = OpId.readPacked(bytes, at: &cursor)
         let hasSuccessor = bytes[cursor] == 1

@@ -64,29 +64,32 @@ extension OpSet {
         let action = pending.action
         switch pending.target {
         case .mapKey(let objectIndex, let keyIndex):
-            withObject(at: Int(objectIndex)) { object in
-                let keyOps = object.pointee.entries[opsAt: Int(keyIndex)]
+            let object = withObject(at: Int(objectIndex)) { $0.pointee.id }
+            withEntries(ofObjectAt: Int(objectIndex)) { entries in
+                let keyOps = entries.pointee[opsAt: Int(keyIndex)]
                 let stored = Self.find(id, among: keyOps, predecessors: &predecessors)
-                sink.take(id: id, object: object.pointee.id, key: .map(keyOps.key),
+                sink.take(id: id, object: object, key: .map(keyOps.key),
                           insert: false, action: action, value: action == .delete ? .null : stored?.value ?? .null,
                           expand: false, markName: nil, predecessors: predecessors)
             }
         case .insertedElement(let objectIndex, let reference):
-            withObject(at: Int(objectIndex)) { object in
-                let location = readBackLocation(of: id, in: object.pointee.sequence, objectAt: Int(objectIndex), cursor: &cursor)
-                object.pointee.sequence.withElement(at: location) { element in
-                    sink.take(id: id, object: object.pointee.id, key: .element(reference), insert: true,
+            let object = withObject(at: Int(objectIndex)) { $0.pointee.id }
+            withSequence(ofObjectAt: Int(objectIndex)) { sequence in
+                let location = readBackLocation(of: id, in: sequence.pointee, objectAt: Int(objectIndex), cursor: &cursor)
+                sequence.pointee.withElement(at: location) { element in
+                    sink.take(id: id, object: object, key: .element(reference), insert: true,
                               action: action, value: element.pointee.value, expand: element.pointee.expand,
                               markName: element.pointee.markName, predecessors: predecessors)
                 }
             }
         case .element(let objectIndex, let elementId):
-            withObject(at: Int(objectIndex)) { object in
-                let location = readBackLocation(of: elementId, in: object.pointee.sequence, objectAt: Int(objectIndex), cursor: &cursor)
-                object.pointee.sequence.withElement(at: location) { element in
+            let object = withObject(at: Int(objectIndex)) { $0.pointee.id }
+            withSequence(ofObjectAt: Int(objectIndex)) { sequence in
+                let location = readBackLocation(of: elementId, in: sequence.pointee, objectAt: Int(objectIndex), cursor: &cursor)
+                sequence.pointee.withElement(at: location) { element in
                     if element.pointee.successors.contains(id) { predecessors.append(element.pointee.id) }
                     let update = Self.find(id, among: element.pointee.updates, predecessors: &predecessors)
-                    sink.take(id: id, object: object.pointee.id, key: .element(elementId), insert: false, action: action,
+                    sink.take(id: id, object: object, key: .element(elementId), insert: false, action: action,
                               value: action == .delete ? .null : update?.value ?? .null, expand: update?.expand ?? false,
                               markName: update?.markName, predecessors: predecessors)
                 }

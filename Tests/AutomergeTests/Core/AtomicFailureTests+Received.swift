@@ -25,8 +25,8 @@ extension AtomicFailureTests {
             // first character 8@01 (actor 1 of the changes below).
             #expect(f.text.counter == 3)
             let h = f.doc.locked { state in
-                state.ops.withObject(at: state.ops.resolve(f.text)!.index) { object in
-                    object.pointee.sequence[object.pointee.sequence.element(coveringUnit: 0)!.location].id
+                state.ops.withSequence(ofObjectAt: state.ops.resolve(f.text)!.index) { sequence in
+                    sequence.pointee[sequence.pointee.element(coveringUnit: 0)!.location].id
                 }
             }
             #expect(h.counter == 8)

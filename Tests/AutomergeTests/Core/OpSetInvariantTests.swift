@@ -89,16 +89,32 @@ struct OpSetInvariantTests {
         var (ops, index) = try Self.opSet(of: Self.builtDocument(), object: "map")
         let object = ops.objects[index]
         ops.objects[index] = ObjectState(id: object.id, kind: object.kind, parent: object.parent,
-                                         keyInParent: .map(MapKey("elsewhere")), encoding: ops.encoding)
-        ops.objects[index].depth = object.depth
+                                         keyInParent: .map(MapKey("elsewhere")), depth: object.depth, body: object.body)
         #expect(Self.brokenInvariant(ops)?.invariant == .keyInParentHoldsMakeOp)
     }
 
     @Test("a text that measures like a list")
     func textWidth() throws {
         var (ops, index) = try Self.opSet(of: Self.builtDocument(), object: "text")
-        ops.objects[index].sequence = SequenceTree(width: WidthRule(isText: false, encoding: ops.encoding))
+        ops.sequences[Int(ops.objects[index].body)] = SequenceTree(width: WidthRule(isText: false, encoding: ops.encoding))
         #expect(Self.brokenInvariant(ops)?.invariant == .contentsMatchKind)
+    }
+
+    @Test("an object naming another's body, a body past the end, or a body no object names")
+    func bodies() throws {
+        let doc = try Self.builtDocument()
+        let (ops, list) = try Self.opSet(of: doc, object: "list")
+        let (_, text) = try Self.opSet(of: doc, object: "text")
+        let (_, map) = try Self.opSet(of: doc, object: "map")
+        var shared = ops
+        shared.objects[list].body = shared.objects[text].body
+        #expect(Self.brokenInvariant(shared)?.invariant == .bodyPerObject)
+        var pastTheEnd = ops
+        pastTheEnd.objects[map].body = Int32(ops.maps.count)
+        #expect(Self.brokenInvariant(pastTheEnd)?.invariant == .bodyPerObject)
+        var unowned = ops
+        unowned.maps.append(MapEntries())
+        #expect(Self.brokenInvariant(unowned)?.invariant == .bodyPerObject)
     }
 
     @Test("ops above the max op")
@@ -111,25 +127,26 @@ struct OpSetInvariantTests {
     @Test("conflicting ops, or successors, out of op id order")
     func order() throws {
         var (ops, _) = try Self.opSet(of: Self.builtDocument(), object: "map")
-        let key = try #require(ops.objects[0].entries.keys.firstIndex(of: MapKey("x")))
-        #expect(ops.objects[0].entries[opsAt: key].count == 2)
+        let key = try #require(ops.maps[0].keys.firstIndex(of: MapKey("x")))
+        #expect(ops.maps[0][opsAt: key].count == 2)
         var swapped = ops
-        swapped.objects[0].entries[opsAt: key].swapAt(0, 1)
+        swapped.maps[0][opsAt: key].swapAt(0, 1)
         #expect(Self.brokenInvariant(swapped)?.invariant == .opsSorted)
-        let ids = ops.objects[0].entries[opsAt: key].map(\.id)
-        ops.objects[0].entries[opsAt: key][0].successors = SuccessorList(sorted: [Successor(id: ids[1]), Successor(id: ids[0])])
+        let ids = ops.maps[0][opsAt: key].map(\.id)
+        ops.maps[0][opsAt: key][0].successors = SuccessorList(sorted: [Successor(id: ids[1]), Successor(id: ids[0])])
         #expect(Self.brokenInvariant(ops)?.invariant == .opsSorted)
     }
 
     @Test("an element update stored under another element")
     func misplacedUpdate() throws {
         var (ops, index) = try Self.opSet(of: Self.builtDocument(), object: "list")
-        let first = try #require(ops.objects[index].sequence.startLocation)
-        let second = try #require(ops.objects[index].sequence.successor(of: first))
-        let stranger = ops.objects[index].sequence[second].id
+        let body = Int(ops.objects[index].body)
+        let first = try #require(ops.sequences[body].startLocation)
+        let second = try #require(ops.sequences[body].successor(of: first))
+        let stranger = ops.sequences[body][second].id
         let update = Op(id: OpId(counter: UInt32(ops.maxOp), actor: 0), action: .set, insert: false,
                         key: .element(stranger), value: .int(9))
-        ops.objects[index].sequence.modify(at: first) { $0.updates.append(update) }
+        ops.sequences[body].modify(at: first) { $0.updates.append(update) }
         let violation = try #require(Self.brokenInvariant(ops))
         #expect(violation.invariant == .opStoredUnderItsKey)
         #expect(violation.structure.hasSuffix("(list, at \(index))"))

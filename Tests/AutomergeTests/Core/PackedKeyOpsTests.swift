@@ -37,7 +37,7 @@ struct PackedKeyOpsTests {
 
     static func packedKeys(_ document: Document) -> Int {
         document.locked { state in
-            state.ops.objects.reduce(0) { $0 + $1.entries.packedKeyCount }
+            state.ops.maps.reduce(0) { $0 + $1.packedKeyCount }
         }
     }
 

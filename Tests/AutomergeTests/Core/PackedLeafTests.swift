@@ -131,7 +131,7 @@ struct PackedLeafTests {
             if round % 7 == 0 { original.commitWith(message: nil, timestamp: Date()) }
         }
         let loaded = try Document(original.save())
-        let packedLeaves = loaded.locked { $0.ops.objects.reduce(0) { $0 + $1.sequence.packedStatistics.leaves } }
+        let packedLeaves = loaded.locked { $0.ops.sequences.reduce(0) { $0 + $1.packedStatistics.leaves } }
         #expect(packedLeaves > 1, "a loaded text's leaves are packed")
         for step in 0..<200 {
             let length = Int(original.length(obj: text))
@@ -154,7 +154,7 @@ struct PackedLeafTests {
         let loaded = try Document(original.save())
         func arena() -> (leaves: Int, bytes: Int) {
             loaded.locked { state in
-                let tree = state.ops.objects.first { $0.kind == .text }!.sequence
+                let tree = state.ops.sequence(of: state.ops.objects.first { $0.kind == .text }!)
                 return (tree.packedStatistics.leaves, tree.packedArena.capacity)
             }
         }
@@ -187,7 +187,7 @@ struct PackedLeafTests {
         try original.spliceText(obj: text, start: 1, delete: 1, value: "")
         let loaded = try Document(original.save())
         let shape = loaded.locked { state in
-            let tree = state.ops.objects.first { $0.kind == .text }!.sequence
+            let tree = state.ops.sequence(of: state.ops.objects.first { $0.kind == .text }!)
             return (tree.nodes.count, tree.packedStatistics.leaves, tree.packedRuns.isEmpty)
         }
         #expect(shape == (1, 1, true))
@@ -222,7 +222,7 @@ struct PackedLeafTests {
             if round % 50 == 49 { original.commitWith(message: nil, timestamp: Date(timeIntervalSince1970: 0)) }
         }
         let loaded = try Document(original.save())
-        let packedLeaves = loaded.locked { $0.ops.objects.reduce(0) { $0 + $1.sequence.packedStatistics.leaves } }
+        let packedLeaves = loaded.locked { $0.ops.sequences.reduce(0) { $0 + $1.packedStatistics.leaves } }
         #expect(packedLeaves > 10, "the loaded list's and text's leaves are packed")
         #expect(loaded.save(compress: false) == original.save(compress: false))
     }

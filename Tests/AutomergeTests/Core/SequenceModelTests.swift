@@ -93,7 +93,7 @@ struct SequenceModelTests {
     static func treeHeight(_ doc: Document, _ obj: ObjId) -> Int {
         doc.locked { state in
             guard let (_, index) = state.ops.resolve(obj) else { return 0 }
-            let tree = state.ops.objects[index].sequence
+            let tree = state.ops.sequence(of: state.ops.objects[index])
             var levels = 1, node = tree.root
             while !tree.nodes[Int(node)].isLeaf { node = tree.nodes[Int(node)].children[0]; levels += 1 }
             return levels
