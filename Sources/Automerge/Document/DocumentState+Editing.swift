@@ -253,7 +253,7 @@ extension DocumentState {
     /// place; a non-mutating read copies it (a retain of each of its arrays).
     mutating func insertionReference(_ handle: ObjectHandle, at index: UInt64) throws(AutomergeError) -> OpId {
         guard index < UInt64(Int.max),
-              let reference = ops.sequences[Int(ops.objects[handle.index].body)].insertionReference(at: Int(index), isText: handle.kind == .text) else {
+              let reference = ops.sequences[handle.body].insertionReference(at: Int(index), isText: handle.kind == .text) else {
             throw .indexOutOfBounds(index: index, length: UInt64(units(of: handle)))
         }
         return reference
@@ -269,16 +269,25 @@ struct ObjectHandle {
     let index: Int
     let kind: ObjectKind
     let width: WidthRule
+    /// Position of the object's ops in the op set's maps or sequences (by its kind).
+    let body: Int
 }
 
 extension DocumentState {
+    /// Inlined: called out of line on the state a document holds, the call
+    /// copied the whole state (~290 bytes) per edit.
+    @inline(__always)
     func handle(_ obj: ObjId) throws(AutomergeError) -> ObjectHandle {
         guard let (id, index) = ops.resolve(obj) else { throw .unknownObject(obj) }
-        let kind = ops.withObject(at: index) { $0.pointee.kind }
-        let width = kind.isSequence ? ops.withSequence(ofObjectAt: index) { $0.pointee.width }
+        let (kind, body) = ops.withObject(at: index) { ($0.pointee.kind, Int($0.pointee.body)) }
+        let width = kind.isSequence ? ops.withSequence(atBody: body) { $0.pointee.width }
             : WidthRule(isText: false, encoding: ops.encoding)
-        return ObjectHandle(id: id, index: index, kind: kind, width: width)
+        return ObjectHandle(id: id, index: index, kind: kind, width: width, body: body)
     }
 
-    func units(of object: ObjectHandle) -> Int { ops.withSequence(ofObjectAt: object.index) { $0.pointee.units } }
+    @inline(__always)  // out of line, the call copied the whole state (see ``handle(_:)``)
+    func units(of object: ObjectHandle) -> Int {
+        precondition(object.kind.isSequence, "not a sequence")
+        return ops.withSequence(atBody: object.body) { $0.pointee.units }
+    }
 }

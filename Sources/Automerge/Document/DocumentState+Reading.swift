@@ -56,10 +56,11 @@ extension DocumentState {
     /// apps ask for it before every append, and a typed-throws call copies
     /// its error buffer even when nothing is thrown. A sequence's length is
     /// read in place, not from a copy of the object.
+    @inline(__always)  // out of line, the call copied the whole state (see ``handle(_:)``)
     func length(_ obj: ObjId) -> UInt64? {
         guard let (_, index) = ops.resolve(obj) else { return nil }
-        let isSequence = ops.withObject(at: index) { $0.pointee.kind.isSequence }
-        if isSequence { return UInt64(ops.withSequence(ofObjectAt: index) { $0.pointee.units }) }
+        let (isSequence, body) = ops.withObject(at: index) { ($0.pointee.kind.isSequence, Int($0.pointee.body)) }
+        if isSequence { return UInt64(ops.withSequence(atBody: body) { $0.pointee.units }) }
         return ops.withObject(at: index) { UInt64(ops.length(of: $0.pointee, at: nil)) }
     }
 

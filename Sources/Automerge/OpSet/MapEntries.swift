@@ -31,7 +31,10 @@ struct MapEntries: Sendable {
 
     init() {}
 
-    var count: Int { packed?.count ?? ops.count }
+    var count: Int {
+        if let packed { return packed.count }
+        return ops.count
+    }
     var isEmpty: Bool { count == 0 }
 
     /// Every key, in the order it was added.
@@ -57,7 +60,10 @@ struct MapEntries: Sendable {
         @inline(__always) get {
             assert(hash == Self.hash(key), "hash of another key")
             guard let index = find(key, hash: hash) else { return nil }
-            return self[opsAt: index]
+            // Not through `self[opsAt:]` or `??`: either copied the whole
+            // entries (a retain of each array) on a local put's read.
+            if let packed { return packed.keyOps(at: index) }
+            return ops[index]
         }
     }
 
@@ -150,7 +156,10 @@ struct MapEntries: Sendable {
 
     /// The key at `index` in the key order (that of ``keys``), with its ops.
     subscript(opsAt index: Int) -> KeyOps {
-        get { packed?.keyOps(at: index) ?? ops[index] }
+        get {
+            if let packed { return packed.keyOps(at: index) }
+            return ops[index]
+        }
         _modify {
             unpack()
             yield &ops[index]

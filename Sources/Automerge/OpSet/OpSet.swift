@@ -81,8 +81,16 @@ struct OpSet: Sendable {
 
     /// Runs `body` on the sequence at `index` of the object table, in place.
     func withSequence<R>(ofObjectAt index: Int, _ body: (UnsafePointer<SequenceTree>) -> R) -> R {
-        let position = bodyPosition(ofObjectAt: index, isSequence: true)
-        return sequences.withUnsafeBufferPointer { body($0.baseAddress! + position) }
+        withSequence(atBody: bodyPosition(ofObjectAt: index, isSequence: true), body)
+    }
+
+    /// Runs `body` on the sequence at `position` of ``sequences``, in place.
+    @inline(__always)
+    func withSequence<R>(atBody position: Int, _ body: (UnsafePointer<SequenceTree>) -> R) -> R {
+        sequences.withUnsafeBufferPointer { sequences in
+            precondition(sequences.indices.contains(position), "sequence index out of range")
+            return body(sequences.baseAddress! + position)
+        }
     }
 
     /// Where the ops of the object at `index` are in ``maps`` or ``sequences``.
@@ -249,8 +257,7 @@ struct OpSet: Sendable {
     /// ``apply(_:objectAt:keyHash:)`` does for a put that overwrites
     /// nothing, without a ``ChangeOp``.
     mutating func applyLocalMapSet(objectAt index: Int, key: MapKey, hash: UInt64, put id: OpId, value: Primitive) -> MapEntries.LocalPut {
-        precondition(!objects[index].kind.isSequence, "not a map")
-        let outcome = maps[Int(objects[index].body)].addUnlessVisible(put: id, value: value, to: key, hash: hash, actors: actors)
+        let outcome = maps[bodyPosition(ofObjectAt: index, isSequence: false)].addUnlessVisible(put: id, value: value, to: key, hash: hash, actors: actors)
         if case .added = outcome { maxOp = max(maxOp, UInt64(id.counter)) }
         return outcome
     }
