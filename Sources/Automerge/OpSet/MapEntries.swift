@@ -20,9 +20,10 @@ struct MapEntries: Sendable {
     /// doubling wrote twice their bytes into fresh pages (see ``ChunkedList``).
     /// Empty while the keys are packed.
     private var ops = ChunkedList<KeyOps>()
-    /// Where each key is, by its hash; empty while the map has at most
-    /// ``linearScanLimit`` keys.
-    private(set) var table = MapKeyTable()
+    /// Where each key is, by its hash; nil while the map has at most
+    /// ``linearScanLimit`` keys. Behind a reference: most maps have none,
+    /// and the table's 40 bytes inline took that much more of every map.
+    private var tableBox: KeyTableBox?
     /// A loaded small map's keys as bytes, until its first write (see ``PackedMap``).
     private var packed: PackedMap?
 
@@ -73,7 +74,7 @@ struct MapEntries: Sendable {
     /// than it takes.
     mutating func packKeys(into blocks: inout PackedMap.Blocks) {
         guard packed == nil else { return }
-        if table.count == 0, let whole = PackedMap(ops, into: &blocks) {
+        if tableBox == nil, let whole = PackedMap(ops, into: &blocks) {
             packed = whole
             ops = ChunkedList()
             return
@@ -172,12 +173,12 @@ struct MapEntries: Sendable {
     @inline(__always)
     func find(_ key: MapKey, hash: UInt64) -> Int? {
         if let packed { return packed.position(of: key) }
-        if table.count == 0 {
+        guard let box = tableBox else {
             for position in 0..<ops.count where ops.withElement(at: position, { $0.pointee.key == key }) { return position }
             return nil
         }
-        var probe = table.probe(hash)
-        while let position = table.nextCandidate(&probe) {
+        var probe = box.table.probe(hash)
+        while let position = box.table.nextCandidate(&probe) {
             if ops.withElement(at: position, { $0.pointee.key == key }) { return position }
         }
         return nil
@@ -186,17 +187,34 @@ struct MapEntries: Sendable {
     /// Adds a key that the map does not hold, with its ops; returns its position.
     private mutating func add(_ keyOps: consuming KeyOps, hash: UInt64) -> Int {
         assert(hash == Self.hash(keyOps.key), "hash of another key")
-        if table.count == 0 {
+        if tableBox == nil {
             if ops.count < Self.linearScanLimit {
                 ops.append(consume keyOps)
                 return ops.count - 1
             }
-            for existing in ops { _ = table.append(hash: Self.hash(existing.key)) }
+            let box = KeyTableBox(MapKeyTable())
+            for existing in ops { _ = box.table.append(hash: Self.hash(existing.key)) }
+            tableBox = box
+        } else if !isKnownUniquelyReferenced(&tableBox!) {
+            tableBox = KeyTableBox(tableBox!.table)  // shared with a fork: copied on its first write
         }
-        let index = table.append(hash: hash)
+        let index = tableBox!.table.append(hash: hash)
         ops.append(consume keyOps)  // moved: a copy retained each of the op's fields (~180 instructions a put)
         assert(ops.count == table.count)
         return index
+    }
+
+    /// The key table (empty while the map has none).
+    var table: MapKeyTable { tableBox?.table ?? MapKeyTable() }
+
+    /// A map's key table, shared by copies of the map until one writes
+    /// (``add(_:hash:)`` copies it unless uniquely referenced).
+    private final class KeyTableBox: @unchecked Sendable {
+        /// Read without dynamic exclusivity checks: only the map that holds
+        /// the box uniquely writes it, in ``add(_:hash:)``.
+        @exclusivity(unchecked) var table: MapKeyTable
+
+        init(_ table: MapKeyTable) { self.table = table }
     }
 
     // MARK: Hashing
@@ -271,6 +289,9 @@ extension MapEntries {
         get { packed?.unpacked() ?? ops }
         set { (ops, packed) = (newValue, nil) }
     }
-    var tableForTesting: MapKeyTable { get { table } set { table = newValue } }
+    var tableForTesting: MapKeyTable {
+        get { table }
+        set { tableBox = newValue.count == 0 ? nil : KeyTableBox(newValue) }
+    }
 }
 #endif

@@ -77,8 +77,8 @@ struct PackedArena: Sendable {
 
     /// Gives the last block back the room a load did not fill.
     mutating func trimLastBlock() {
-        guard let last = laterBlocks.indices.last, laterBlocks[last].capacity > laterBlocks[last].count else { return }
-        laterBlocks[last] = laterBlocks[last].withUnsafeBufferPointer { Array($0) }
+        guard let last = laterBlocks.indices.last else { return }
+        laterBlocks[last].shrinkToFit()
     }
 
     /// The block `size` more bytes go to, with room for them: the last

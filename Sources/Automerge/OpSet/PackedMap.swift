@@ -153,11 +153,7 @@ extension PackedMap {
 
         /// Gives the last block back the room the load did not fill.
         mutating func trimLastBlock() {
-            guard let block = current, block.bytes.capacity > block.bytes.count else { return }
-            let kept = block.bytes
-            block.bytes = [UInt8](unsafeUninitializedCapacity: kept.count) { buffer, initialized in
-                initialized = buffer.initialize(fromContentsOf: kept)
-            }
+            current?.bytes.shrinkToFit()
             current = nil
         }
     }

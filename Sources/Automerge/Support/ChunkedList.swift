@@ -66,13 +66,7 @@ struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, Mutable
     /// Gives the last chunk no more room than its elements take: a loaded
     /// map's key list, grown by doubling, held up to twice its keys' bytes
     /// (about 60 bytes a map of a few keys), and most maps stop growing.
-    mutating func shrinkToFit() {
-        guard tail.capacity > tail.count else { return }
-        let kept = tail
-        tail = [Element](unsafeUninitializedCapacity: kept.count) { buffer, initialized in
-            initialized = buffer.initialize(fromContentsOf: kept)
-        }
-    }
+    mutating func shrinkToFit() { tail.shrinkToFit() }
 
     /// Adds `element` at the end.
     mutating func append(_ element: consuming Element) {
