@@ -15,11 +15,12 @@ import Darwin
 /// until both are done, so the API stays synchronous and nothing escapes.
 enum Concurrently {
     /// Runs `first` and `second` at once and returns both results. `first`
-    /// runs on the calling thread, `second` on a worker (or after `first`,
-    /// on the calling thread, when no worker is free). `second` may wait
-    /// for what `first` produces (``OpRowFeed``): it never runs before
-    /// `first` on one thread, and when Dispatch gives the calling thread
-    /// neither piece, the worker that does not run `second` runs `first`.
+    /// always runs on the calling thread; `second` on a Dispatch worker, or,
+    /// if no worker has taken it by the time `first` is done, on the
+    /// calling thread after `first`. `second` may wait for what `first`
+    /// produces (``OpRowFeed``): it never runs before `first` on one
+    /// thread, and never waits for a worker that is not coming (the caller
+    /// takes it back), so a pool of busy workers cannot deadlock it.
     ///
     /// Which thread runs which matters for memory: glibc gives each thread
     /// its own heap, and returns the free memory at the top of a worker's
@@ -29,39 +30,60 @@ enum Concurrently {
     /// rebuilt its changes on a worker kept the rebuild's freed 5 MB
     /// resident in 3 of 20 runs (34.6 MB instead of 29.4 for the trace); the
     /// work that frees the most belongs on the calling thread.
+    /// (`DispatchQueue.concurrentPerform` decides which iterations the
+    /// calling thread runs, under load none: `first` then ran on a worker
+    /// in up to half the calls.)
     static func run<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
         let results = Results<A, B>()
-        let caller = pthread_self()
-        let claims = Claims()
-        withoutActuallyEscaping(first) { first in
-            withoutActuallyEscaping(second) { second in
-                let work = Work(first: first, second: second)
-                // Dispatch decides which iterations the calling thread runs
-                // (under load, possibly none), so each participant claims a
-                // piece instead: the calling thread `first`, then `second`
-                // if still free; a worker only `second`. Each slot is
-                // written by one participant and read only after
-                // concurrentPerform has returned.
-                DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                    if pthread_equal(pthread_self(), caller) != 0, claims.claim(.first) {
-                        results.first = work.first()
-                    } else if claims.claim(.second) {
-                        results.second = work.second()
-                    } else if claims.claim(.first) {
-                        // Both iterations on workers: left to the caller
-                        // until they return, `first` would never feed a
-                        // `second` waiting for it.
-                        results.first = work.first()
-                    }
-                }
-                // Not reached, as each iteration claims a piece; kept as the caller's last resort.
-                if results.first == nil { results.first = work.first() }
-            }
+        withoutActuallyEscaping(second) { second in
+            let handoff = Handoff { results.second = second() }
+            DispatchQueue.global().async { handoff.runUnlessTaken() }
+            results.first = first()
+            handoff.runUnlessTaken()
+            handoff.waitAndRelease()
         }
         guard let first = results.first, let second = results.second else {
-            preconditionFailure("concurrentPerform returned before running both halves")
+            preconditionFailure("a piece of work did not run")
         }
         return (first, second)
+    }
+
+    /// The second piece of work of ``run(_:_:)``, run once by whichever of
+    /// the worker and the caller takes it first.
+    private final class Handoff: @unchecked Sendable {  // every field behind `lock`
+        private let lock = Lock()
+        private let finished = Condition()
+        private var body: (() -> Void)?
+        private var taken = false
+        private var done = false
+
+        init(_ body: @escaping () -> Void) { self.body = body }
+
+        /// Runs the work if nobody took it yet.
+        func runUnlessTaken() {
+            var work: (() -> Void)? = lock.withLock {
+                guard !taken else { return nil }
+                taken = true
+                return body
+            }
+            guard work != nil else { return }
+            work!()
+            // Let go of the closure before telling the caller: it may not
+            // outlive the caller's `withoutActuallyEscaping`.
+            work = nil
+            lock.withLock {
+                done = true
+                finished.signal()
+            }
+        }
+
+        /// Waits until the work has run, then lets go of it.
+        func waitAndRelease() {
+            lock.withLock {
+                while !done { finished.wait(holding: lock) }
+                body = nil
+            }
+        }
     }
 
     /// Runs `first` on the calling thread and `second` on a thread of its
@@ -112,26 +134,6 @@ enum Concurrently {
     private final class ThreadWork: @unchecked Sendable {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
-    /// Which of the two pieces of work has been taken.
-    private final class Claims: @unchecked Sendable {
-        private let lock = Lock()
-        private var taken: Set<Piece> = []
-
-        enum Piece { case first, second }
-
-        /// Takes `piece` if it is free; true when it did.
-        func claim(_ piece: Piece) -> Bool {
-            lock.withLock { taken.insert(piece).inserted }
-        }
-    }
-
-    /// The two closures, handed to Dispatch's workers; sound to share
-    /// because the caller waits for both.
-    private struct Work<A, B>: @unchecked Sendable {
-        let first: () -> A
-        let second: () -> B
     }
 
     private final class Results<A, B>: @unchecked Sendable {
