@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Testing
 @testable import Automerge
 
@@ -23,5 +24,32 @@ struct ConcurrentlyTests {
             #expect(firstOnCaller, "round \(round): the first piece ran on another thread")
             #expect(second == round * 2)
         }
+    }
+
+    @Test("a second piece that waits for the first finishes, even with every worker busy running others")
+    func secondWaitingForFirstNeverDeadlocks() {
+        // 64 callers at once, each on a worker of its own: more than the
+        // pool lends, so some callers find no worker for their second piece
+        // and must take it back once their first is done.
+        let finished = Counter()
+        DispatchQueue.concurrentPerform(iterations: 64) { caller in
+            let ready = DispatchSemaphore(value: 0)
+            let (first, second) = Concurrently.run({ () -> Int in
+                ready.signal()
+                return caller
+            }, { () -> Int in
+                ready.wait()  // what the fed op-set build does with the rows the decode feeds it
+                return caller * 2
+            })
+            if first == caller && second == caller * 2 { finished.increment() }
+        }
+        #expect(finished.value == 64)
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = Lock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func increment() { lock.withLock { count += 1 } }
     }
 }
