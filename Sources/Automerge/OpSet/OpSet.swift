@@ -76,7 +76,10 @@ struct OpSet: Sendable {
     /// place (see ``withObject(at:_:)``).
     func withEntries<R>(ofObjectAt index: Int, _ body: (UnsafePointer<MapEntries>) -> R) -> R {
         let position = bodyPosition(ofObjectAt: index, isSequence: false)
-        return maps.withUnsafeBufferPointer { body($0.baseAddress! + position) }
+        return maps.withUnsafeBufferPointer { maps in
+            precondition(maps.indices.contains(position), "map index out of range")
+            return body(maps.baseAddress! + position)
+        }
     }
 
     /// Runs `body` on the sequence at `index` of the object table, in place.

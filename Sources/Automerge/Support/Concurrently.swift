@@ -90,10 +90,12 @@ enum Concurrently {
     /// own, and returns both results (both on the calling thread if no
     /// thread can be started).
     ///
-    /// For work nested in ``run(_:_:)``: Dispatch runs a `concurrentPerform`
-    /// inside another one's iteration serially (the width is shared out
-    /// among the nesting levels), so a second level of parallel work needs
-    /// a thread that Dispatch does not count.
+    /// For work nested in ``run(_:_:)``: Dispatch lends about as many
+    /// workers as there are cores, and one already runs the outer `second`,
+    /// so a nested ``run(_:_:)`` usually finds none free and its caller
+    /// takes its second piece back, running both one after the other. A
+    /// second level of parallel work needs a thread that Dispatch does not
+    /// count.
     static func runOnNewThread<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
         let results = Results<A, B>()
         withoutActuallyEscaping(second) { second in
