@@ -8,7 +8,11 @@ import Foundation
 /// 16 random bytes by default.
 public struct ActorId: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The raw bytes of the actor id.
-    public let data: Data
+    ///
+    /// Made on each read: every decoded change names its actors, and a
+    /// second copy of the bytes held beside ``bytes`` cost each of them a
+    /// heap block of its own.
+    public var data: Data { Data(bytes) }
     @usableFromInline let bytes: [UInt8]
 
     /// A new random actor id (16 bytes, as Rust and automerge-swift make them).
@@ -37,7 +41,6 @@ public struct ActorId: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Any byte string read from a file (whose length the format does not limit).
     init(uncheckedBytes bytes: [UInt8]) {
         self.bytes = bytes
-        self.data = Data(bytes)
     }
 
     /// Uppercase hex of the bytes, as automerge-swift prints an actor.
