@@ -53,13 +53,19 @@ struct PackedLeaf: Sendable {
     }
 
     /// The layout of the packed form of `elements`, or nil if any element is not plain.
+    ///
+    /// Elements are read through a pointer, field by field: a load packs
+    /// every leaf it fills, and each element passed or bound whole was
+    /// copied (its value and lists retained and released), which made
+    /// packing half the build of a long text.
     static func layout(of elements: UnsafeBufferPointer<SequenceElement>) -> Layout? {
-        guard !elements.isEmpty, elements.count <= Int(UInt8.max) else { return nil }
+        guard let base = elements.baseAddress, !elements.isEmpty, elements.count <= Int(UInt8.max) else { return nil }
         var layout = Layout(), runLength = 0
         var previous = OpId.root
         for index in elements.indices {
-            guard let reference = Self.plainReference(of: elements[index]) else { return nil }
-            let id = elements[index].id
+            let element = base + index
+            guard SequenceElement.isPlain(element) else { return nil }
+            let id = element.pointee.id, reference = element.pointee.reference.unsafelyUnwrapped
             if index == 0 || !Self.continues(id, after: previous, reference: reference) {
                 if runLength > 0 { layout.size += LEB128.unsignedSize(UInt64(runLength)) }
                 runLength = 0
@@ -67,12 +73,12 @@ struct PackedLeaf: Sendable {
                 layout.size += id.packedSize + reference.packedSize
             }
             runLength += 1
-            if !elements[index].successors.isEmpty {
+            if let deletedBy = element.pointee.successors.onlyNonIncrement {
                 layout.deleted += 1
-                layout.size += 1 + elements[index].successors[0].id.packedSize
+                layout.size += 1 + deletedBy.packedSize
             }
-            layout.size += PackedValue.size(of: elements[index].value)
-            layout.units += Int(elements[index].units)
+            layout.size += PackedValue.size(of: element.pointee.value)
+            layout.units += Int(element.pointee.units)
             previous = id
         }
         layout.size += LEB128.unsignedSize(UInt64(runLength)) + LEB128.unsignedSize(UInt64(layout.units))
@@ -81,41 +87,38 @@ struct PackedLeaf: Sendable {
 
     /// Appends the packed form of `elements`, whose ``layout(of:)`` is `layout`, to `out`.
     static func append(_ elements: UnsafeBufferPointer<SequenceElement>, _ layout: Layout, to out: inout [UInt8]) {
+        guard let base = elements.baseAddress else { return }
         out.append(UInt8(elements.count))
         out.append(UInt8(layout.runs))
         out.append(UInt8(layout.deleted))
         LEB128.appendUnsigned(UInt64(layout.units), to: &out)
         Self.appendRuns(of: elements, to: &out)
-        for index in elements.indices where !elements[index].successors.isEmpty {
-            let by = elements[index].successors[0].id
-            out.append(UInt8(index))
-            by.appendPacked(to: &out)
+        for index in elements.indices {
+            if let by = (base + index).pointee.successors.onlyNonIncrement {
+                out.append(UInt8(index))
+                by.appendPacked(to: &out)
+            }
         }
-        for index in elements.indices { PackedValue.append(elements[index].value, to: &out) }
-    }
-
-    /// The element's insert key if the element is plain, else nil.
-    private static func plainReference(of element: SequenceElement) -> OpId? {
-        guard element.action == .set, element.updates.isEmpty, !element.expand, element.markName == nil else { return nil }
-        let successors = element.successors
-        guard successors.isEmpty || (successors.count == 1 && successors[0].increment == nil) else { return nil }
-        return element.reference
+        for index in elements.indices { PackedValue.append((base + index).pointee.value, to: &out) }
     }
 
     /// Whether an element `id` with key `reference` extends the run whose last element is `previous`.
+    @inline(__always)
     private static func continues(_ id: OpId, after previous: OpId, reference: OpId) -> Bool {
         id.actor == previous.actor && id.counter == previous.counter &+ 1 && reference == previous
     }
 
     private static func appendRuns(of elements: UnsafeBufferPointer<SequenceElement>, to out: inout [UInt8]) {
+        guard let base = elements.baseAddress else { return }
         var start = 0
         while start < elements.count {
             var end = start + 1
             while end < elements.count,
-                  continues(elements[end].id, after: elements[end - 1].id, reference: elements[end].reference!) {
+                  continues((base + end).pointee.id, after: (base + end - 1).pointee.id,
+                            reference: (base + end).pointee.reference.unsafelyUnwrapped) {
                 end += 1
             }
-            let first = elements[start].id, reference = elements[start].reference!
+            let first = (base + start).pointee.id, reference = (base + start).pointee.reference.unsafelyUnwrapped
             first.appendPacked(to: &out)
             LEB128.appendUnsigned(UInt64(end - start), to: &out)
             reference.appendPacked(to: &out)

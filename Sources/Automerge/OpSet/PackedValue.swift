@@ -16,7 +16,7 @@ enum PackedValue {
         case .f64: return 9
         case .string(let s):
             let length = s.utf8.count
-            return isOneScalar(s) ? length : 1 + LEB128.unsignedSize(UInt64(length)) + length
+            return isOneScalar(s, length: length) ? length : 1 + LEB128.unsignedSize(UInt64(length)) + length
         case .bytes(let b): return 1 + LEB128.unsignedSize(UInt64(b.count)) + b.count
         case .unknown(_, let b): return 2 + LEB128.unsignedSize(UInt64(b.count)) + b.count
         }
@@ -33,12 +33,13 @@ enum PackedValue {
         case .f64(let v):
             out.append(Tag.f64.rawValue)
             withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) }
-        case .string(let s):
-            if !isOneScalar(s) {
+        case .string(var s):
+            let length = s.utf8.count
+            if !isOneScalar(s, length: length) {
                 out.append(Tag.string.rawValue)
-                LEB128.appendUnsigned(UInt64(s.utf8.count), to: &out)
+                LEB128.appendUnsigned(UInt64(length), to: &out)
             }
-            out.append(contentsOf: s.utf8)
+            s.withUTF8 { out.append(contentsOf: $0) }
         case .bytes(let b):
             out.append(Tag.bytes.rawValue)
             LEB128.appendUnsigned(UInt64(b.count), to: &out)
@@ -122,9 +123,16 @@ enum PackedValue {
         leading >= 0xF0 ? 4 : leading >= 0xE0 ? 3 : 2
     }
 
-    private static func isOneScalar(_ string: String) -> Bool {
-        var scalars = string.unicodeScalars.makeIterator()
-        return scalars.next() != nil && scalars.next() == nil
+    /// Whether `string` is one Unicode scalar: its UTF-8 is exactly the
+    /// length its first byte announces (a String's UTF-8 is always valid),
+    /// read without decoding scalars, as every typed character of a load
+    /// is checked.
+    @inline(__always)
+    private static func isOneScalar(_ string: String, length: Int) -> Bool {
+        guard length > 0 else { return false }
+        let utf8 = string.utf8
+        let first = utf8[utf8.startIndex]
+        return length == (first < 0x80 ? 1 : scalarLength(leading: first))
     }
 }
 

@@ -63,6 +63,22 @@ struct SequenceElement: Sendable {
     /// The name of a mark begin anchor; nil for an end anchor or any other op.
     var markName: String? { markNameStorage?.string }
 
+    /// Whether a ``PackedLeaf`` can hold the element (see there): made by
+    /// an insert of a scalar, never updated, no mark anchor, its key held
+    /// here, and at most one successor, which is no increment.
+    /// Read through a pointer, field by field: a method on the element
+    /// copied it whole first (its value and lists retained), as the
+    /// compiler cannot tell that nothing writes the pointee meanwhile.
+    @inline(__always)
+    static func isPlain(_ element: UnsafePointer<SequenceElement>) -> Bool {
+        guard element.pointee.action == .set, !element.pointee.expand,
+              element.pointee.referenceActor != wideActor,
+              element.pointee.updates.isEmpty, element.pointee.markNameStorage == nil else {
+            return false
+        }
+        return element.pointee.successors.isEmpty || element.pointee.successors.onlyNonIncrement != nil
+    }
+
     var isMark: Bool { action == .mark }
 
     /// The insert op as an ``Op``, for reading its value: its key is given

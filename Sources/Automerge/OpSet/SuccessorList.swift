@@ -71,6 +71,17 @@ extension SuccessorList: RandomAccessCollection {
         return false
     }
 
+    /// The one successor, if the list holds exactly one that is not an
+    /// increment (a delete or an overwrite); nil otherwise.
+    @inline(__always)
+    var onlyNonIncrement: OpId? {
+        switch storage {
+        case .one(let id): return id
+        case .many(let list): return list.count == 1 && list[0].increment == nil ? list[0].id : nil
+        case .none: return nil
+        }
+    }
+
     var count: Int { endIndex }
 
     /// Calls `body` with each successor's op id in order, without the
