@@ -54,7 +54,7 @@ struct PackedArena: Sendable {
 
     /// Copies a leaf's bytes from another arena (compaction).
     mutating func copy(_ bytes: ArraySlice<UInt8>) -> Place {
-        write(bytes.count, to: reserve(bytes.count)!) { $0.append(contentsOf: bytes) }
+        write(bytes.count, to: reserve(bytes.count)!) { writer in bytes.withUnsafeBufferPointer { writer.append(contentsOf: $0) } }
     }
 
     /// The bytes at `place`.
@@ -98,20 +98,21 @@ struct PackedArena: Sendable {
         return laterBlocks.count
     }
 
-    /// Appends `size` bytes to `block` with `body` and returns their place.
-    private mutating func write(_ size: Int, to block: Int, _ body: (inout [UInt8]) -> Void) -> Place {
-        let start: Int, end: Int
-        if block == 0 {
-            start = firstBlock.count
-            body(&firstBlock)
-            end = firstBlock.count
-        } else {
-            start = laterBlocks[block - 1].count
-            body(&laterBlocks[block - 1])
-            end = laterBlocks[block - 1].count
+    /// Appends `size` bytes to `block`, written by `body` in place, and
+    /// returns their place.
+    private mutating func write(_ size: Int, to block: Int, _ body: (inout UnsafeByteWriter) -> Void) -> Place {
+        func fill(_ bytes: inout [UInt8]) -> Int {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: size))
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                var writer = UnsafeByteWriter(UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+                body(&writer)
+                precondition(writer.count == size, "a packed leaf's size was not its bytes")
+            }
+            return start
         }
-        assert(end - start == size, "a packed leaf's size was not its bytes")
+        let start = block == 0 ? fill(&firstBlock) : fill(&laterBlocks[block - 1])
         byteCount += UInt32(size)
-        return Place(block: UInt32(block), start: UInt32(start), end: UInt32(end))
+        return Place(block: UInt32(block), start: UInt32(start), end: UInt32(start + size))
     }
 }

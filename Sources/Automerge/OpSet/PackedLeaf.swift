@@ -86,7 +86,7 @@ struct PackedLeaf: Sendable {
     }
 
     /// Appends the packed form of `elements`, whose ``layout(of:)`` is `layout`, to `out`.
-    static func append(_ elements: UnsafeBufferPointer<SequenceElement>, _ layout: Layout, to out: inout [UInt8]) {
+    static func append<Sink: ByteSink>(_ elements: UnsafeBufferPointer<SequenceElement>, _ layout: Layout, to out: inout Sink) {
         guard let base = elements.baseAddress else { return }
         out.append(UInt8(elements.count))
         out.append(UInt8(layout.runs))
@@ -108,7 +108,7 @@ struct PackedLeaf: Sendable {
         id.actor == previous.actor && id.counter == previous.counter &+ 1 && reference == previous
     }
 
-    private static func appendRuns(of elements: UnsafeBufferPointer<SequenceElement>, to out: inout [UInt8]) {
+    private static func appendRuns<Sink: ByteSink>(of elements: UnsafeBufferPointer<SequenceElement>, to out: inout Sink) {
         guard let base = elements.baseAddress else { return }
         var start = 0
         while start < elements.count {

@@ -22,7 +22,7 @@ enum PackedValue {
         }
     }
 
-    static func append(_ value: Primitive, to out: inout [UInt8]) {
+    static func append<Sink: ByteSink>(_ value: Primitive, to out: inout Sink) {
         switch value {
         case .null: out.append(Tag.null.rawValue)
         case .bool(let v): out.append(v ? Tag.trueValue.rawValue : Tag.falseValue.rawValue)
@@ -32,7 +32,7 @@ enum PackedValue {
         case .timestamp(let v): out.append(Tag.timestamp.rawValue); LEB128.appendSigned(v, to: &out)
         case .f64(let v):
             out.append(Tag.f64.rawValue)
-            withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         case .string(var s):
             let length = s.utf8.count
             if !isOneScalar(s, length: length) {
@@ -43,12 +43,12 @@ enum PackedValue {
         case .bytes(let b):
             out.append(Tag.bytes.rawValue)
             LEB128.appendUnsigned(UInt64(b.count), to: &out)
-            out.append(contentsOf: b)
+            b.withUnsafeBufferPointer { out.append(contentsOf: $0) }
         case .unknown(let code, let b):
             out.append(Tag.unknown.rawValue)
             out.append(code)
             LEB128.appendUnsigned(UInt64(b.count), to: &out)
-            out.append(contentsOf: b)
+            b.withUnsafeBufferPointer { out.append(contentsOf: $0) }
         }
     }
 
@@ -142,7 +142,8 @@ extension OpId {
     /// The bytes ``appendPacked(to:)`` writes.
     var packedSize: Int { LEB128.unsignedSize(UInt64(actor)) + LEB128.unsignedSize(UInt64(counter)) }
 
-    func appendPacked(to out: inout [UInt8]) {
+    @inline(__always)
+    func appendPacked<Sink: ByteSink>(to out: inout Sink) {
         LEB128.appendUnsigned(UInt64(actor), to: &out)
         LEB128.appendUnsigned(UInt64(counter), to: &out)
     }

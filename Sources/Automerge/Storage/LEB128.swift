@@ -22,7 +22,7 @@ enum LEB128 {
 
     /// Appends the minimal unsigned encoding of `value`.
     @inline(__always)
-    static func appendUnsigned(_ value: UInt64, to out: inout [UInt8]) {
+    static func appendUnsigned<Sink: ByteSink>(_ value: UInt64, to out: inout Sink) {
         var v = value
         while v >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -33,7 +33,7 @@ enum LEB128 {
 
     /// Appends the minimal signed encoding of `value`.
     @inline(__always)
-    static func appendSigned(_ value: Int64, to out: inout [UInt8]) {
+    static func appendSigned<Sink: ByteSink>(_ value: Int64, to out: inout Sink) {
         var v = value
         while true {
             let byte = UInt8(truncatingIfNeeded: v) & 0x7F
