@@ -14,7 +14,7 @@ struct ConformanceCommand: ParsableCommand {
             With --impl, the vectors are checked against another program: `CMD dump FILE` must print \
             the canonical dump of FILE (see Vectors/README.md) and exit non-zero when it rejects the file; \
             then its sync is checked: `CMD sync-peer FILE|-` must speak the sync-peer line protocol \
-            (README, "Checking another implementation's sync") and every sync scenario runs between it and \
+            (Vectors/README.md, "Checking another implementation's sync") and every sync scenario runs between it and \
             this implementation, each side speaking first in turn.
             """)
 
@@ -39,7 +39,7 @@ struct ConformanceCommand: ParsableCommand {
             in: URL(fileURLWithPath: vectors), against: implementation, progress: progress.show)
         if case .builtIn = implementation {
             // Another implementation checks its sync encoder and decoder with
-            // Vectors/sync itself (README); here it is tested through sync-peer.
+            // Vectors/sync itself (Vectors/README.md); here it is tested through sync-peer.
             results += try ConformanceRunner.runSyncVectors(in: URL(fileURLWithPath: vectors), progress: progress.show)
         }
         if !skipSync {
