@@ -188,14 +188,19 @@ extension Document {
     /// refused, the document stays as it was.
     public func applyEncodedChanges(encoded: Data) throws {
         let changes = try StorageBridge.changes(in: [UInt8](encoded))
+        let count = changes.count
         try changing { state throws(AutomergeError) in _ = try state.apply(changes) }
+        BackgroundRelease.release(consume changes, count: count)
     }
 
     /// Applies encoded changes and returns what changed, as patches, taken
     /// under the same lock as the changes (see ``mergeWithPatches(other:)``).
     public func applyEncodedChangesWithPatches(encoded: Data) throws -> [Patch] {
         let changes = try StorageBridge.changes(in: [UInt8](encoded))
-        return try changing { state throws(AutomergeError) in try state.applyWithPatches(changes) }
+        let count = changes.count
+        let patches = try changing { state throws(AutomergeError) in try state.applyWithPatches(changes) }
+        BackgroundRelease.release(consume changes, count: count)
+        return patches
     }
 }
 
