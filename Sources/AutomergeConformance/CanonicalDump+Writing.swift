@@ -3,7 +3,7 @@ import Foundation
 
 extension CanonicalDump {
     /// The dump of a loaded document as compact JSON bytes, written
-    /// straight from the document rather than through a ``JSONValue`` tree
+    /// straight from the document rather than through a `JSONValue` tree
     /// (a dictionary per value, then its keys sorted): what `automerge dump`
     /// prints. Parsed, it equals ``dump(_:)``; map members keep the
     /// document's key order.

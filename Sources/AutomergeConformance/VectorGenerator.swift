@@ -1,8 +1,8 @@
 import Automerge
 import Foundation
 
-/// Builds `Vectors/` from the scenario definitions in ``ValidVectors``,
-/// ``InvalidVectors`` and ``SyncVectors``. Everything is fixed (actor ids,
+/// Builds `Vectors/` from the scenario definitions in `ValidVectors`,
+/// `InvalidVectors` and `SyncVectors`. Everything is fixed (actor ids,
 /// timestamps) or seeded, so generating twice gives the same bytes.
 public enum VectorGenerator {
     public static func generate() throws -> GeneratedVectors {

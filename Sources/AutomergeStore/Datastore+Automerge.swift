@@ -8,7 +8,7 @@ import GRDB
 /// and history.
 extension Datastore {
     /// Creates a document whose body is `model`, written by
-    /// `AutomergeEncoder` (``AutomergeText`` as text, ``Counter`` as a counter).
+    /// `AutomergeEncoder` (`AutomergeText` as text, `Counter` as a counter).
     /// - Throws: ``StoreError/invalidBody(_:)`` for a model that does not
     ///   encode as a map or writes a top-level key starting with `_`,
     ///   the encoder's errors, and the errors of ``createDocumentFromRevision(_:)``.
@@ -100,7 +100,7 @@ private struct ModelWithReservedEntries<Model: Encodable>: Encodable {
 
 extension DocumentRevision {
     /// Decodes the revision as stored with `AutomergeDecoder` (text into
-    /// ``AutomergeText`` or `String`, counters into ``Counter`` or integers).
+    /// `AutomergeText` or `String`, counters into `Counter` or integers).
     /// Reads the stored revision, not edits made to ``body`` since.
     /// - Throws: ``StoreError/documentNotFound(docId:revId:)`` for a revision
     ///   never saved, and the decoder's errors.

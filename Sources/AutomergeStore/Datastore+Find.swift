@@ -12,7 +12,7 @@ public struct QueryExplanation: Equatable, Sendable {
 }
 
 extension Datastore {
-    /// The documents matching a Cloudant Query selector (see ``Selector``
+    /// The documents matching a Cloudant Query selector (see `Selector`
     /// for the semantics), ordered by `sort` (fields one JSON index holds)
     /// or else by id, after skipping `skip` and keeping at most `limit`
     /// (0: all). With `fields`, each revision's body holds only those

@@ -9,7 +9,7 @@ extension Document {
     /// The object `objId` of `doc` and everything below it, as an ``AutomergeValue`` tree.
     ///
     /// automerge-swift's signature reads `doc`, not the document it is called on.
-    /// - Throws: ``AutomergeError`` when `objId` is not an object of `doc`.
+    /// - Throws: `AutomergeError` when `objId` is not an object of `doc`.
     public func parseToSchema(_ doc: Document, from objId: ObjId) throws -> AutomergeValue {
         switch try doc.checkedObjectType(obj: objId) {
         case .Map:

@@ -7,8 +7,8 @@ import Foundation
 /// One step of a schema path: a map key or a list index.
 ///
 /// Use it to name a location in a document for ``AutomergeEncoder/encode(_:at:)``,
-/// ``AutomergeDecoder/decode(_:from:)``, ``Counter/bind(doc:path:)`` and
-/// ``AutomergeText/bind(doc:path:)``.
+/// ``AutomergeDecoder/decode(_:from:)``, ``Counter/bind(doc:path:)-(_,[AnyCodingKey])`` and
+/// ``AutomergeText/bind(doc:path:)-(_,[AnyCodingKey])``.
 ///
 /// ```swift
 /// let path = try AnyCodingKey.parsePath(".settings.colors.[0]")

@@ -10,7 +10,7 @@ public struct ActorId: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The raw bytes of the actor id.
     ///
     /// Made on each read: every decoded change names its actors, and a
-    /// second copy of the bytes held beside ``bytes`` cost each of them a
+    /// second copy of the bytes held beside `bytes` cost each of them a
     /// heap block of its own.
     public var data: Data { Data(bytes) }
     @usableFromInline let bytes: [UInt8]

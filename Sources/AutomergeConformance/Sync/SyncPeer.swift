@@ -47,7 +47,7 @@ public enum SyncPeerError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A peer in this process: a ``Document`` and a ``SyncState``.
+/// A peer in this process: a `Document` and a `SyncState`.
 public final class LocalSyncPeer: SyncPeer {
     public let name: String
     public private(set) var document: Document

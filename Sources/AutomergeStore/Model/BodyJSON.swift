@@ -36,7 +36,7 @@ extension BodyValue: Codable {
     }
 }
 
-/// Bodies as JSON text (``JSONText``: exact about integers and doubles),
+/// Bodies as JSON text (`JSONText`: exact about integers and doubles),
 /// for the command line, the stored views and tests.
 public enum BodyJSON {
     /// Compact JSON with sorted keys; doubles always have a fraction or exponent.

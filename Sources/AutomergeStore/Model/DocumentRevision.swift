@@ -3,8 +3,8 @@ import Foundation
 
 /// One revision of a datastore document: what a read returns and what a
 /// write takes. Change the body and attachments of a revision you read and
-/// pass it to ``Datastore/updateDocumentFromRevision(_:)``; create new
-/// documents from ``init(docId:)`` or ``init()``.
+/// pass it to ``Datastore/updateDocumentFromRevision(_:options:)``; create new
+/// documents from ``init(docId:)``, as `DocumentRevision(docId:)` or `DocumentRevision()`.
 ///
 /// A reference type, as in Cloudant Sync, so that `rev.body["done"] = true`
 /// works on a `let`. Not meant to be shared between threads while mutated.

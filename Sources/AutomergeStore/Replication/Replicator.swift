@@ -59,6 +59,11 @@ public final class Replicator: @unchecked Sendable {
 
     /// A replicator of `datastore` with the peer at the other end of `transport`.
     /// - Parameters:
+    ///   - datastore: the local datastore to replicate.
+    ///   - transport: the connection to the peer, which answers with
+    ///     ``Datastore/serveReplication(over:timeout:)``.
+    ///   - direction: push, pull or both.
+    ///   - mode: once (``Mode/oneShot``) or until stopped (``Mode/continuous``).
     ///   - pushFilter: decides which local documents go (all when nil), as
     ///     Cloudant's push filters do; a document it rejects is not offered.
     ///   - pullDocumentIds: the only documents pulled (all when nil).

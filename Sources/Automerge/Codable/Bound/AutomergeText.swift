@@ -32,7 +32,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
         unboundStorage = initialValue
     }
 
-    /// An instance bound to the Text object at `path` (see ``bind(doc:path:)``).
+    /// An instance bound to the Text object at `path` (see ``bind(doc:path:)-(_,String)``).
     public convenience init(_ initialValue: String = "", doc: Document, path: String) throws {
         self.init(initialValue)
         try bind(doc: doc, path: path)
@@ -49,7 +49,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     public var isBound: Bool { lock.withLock { doc != nil } }
 
     /// Binds to the Text object at a dot-separated `path`, such as `.notes.[0].title`.
-    /// See ``bind(doc:path:)-([AnyCodingKey])``.
+    /// See ``bind(doc:path:)-(_,[AnyCodingKey])``.
     public func bind(doc: Document, path: String) throws {
         let keys: [AnyCodingKey]
         do { keys = try AnyCodingKey.parsePath(path) } catch { throw BindingError.InvalidPath("\(path): \(error)") }

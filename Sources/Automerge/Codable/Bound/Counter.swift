@@ -32,7 +32,7 @@ public final class Counter: Codable, @unchecked Sendable {
         unboundStorage = initialValue
     }
 
-    /// A counter bound to the counter at `path` (see ``bind(doc:path:)``).
+    /// A counter bound to the counter at `path` (see ``bind(doc:path:)-(_,String)``).
     public convenience init(_ initialValue: Int = 0, doc: Document, path: String) throws {
         self.init(initialValue)
         try bind(doc: doc, path: path)
@@ -51,7 +51,7 @@ public final class Counter: Codable, @unchecked Sendable {
     public var isBound: Bool { lock.withLock { doc != nil } }
 
     /// Binds to the counter at a dot-separated `path`, such as `.stats.views`.
-    /// See ``bind(doc:path:)-([AnyCodingKey])``.
+    /// See ``bind(doc:path:)-(_,[AnyCodingKey])``.
     public func bind(doc: Document, path: String) throws {
         let keys: [AnyCodingKey]
         do { keys = try AnyCodingKey.parsePath(path) } catch { throw BindingError.InvalidPath("\(path): \(error)") }

@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Before the writing phase, the plan is also checked against the limits
 /// the document enforces as it writes (op counters, nesting depth; see
-/// ``PlanLimits``), so an encode that throws has written nothing. The
+/// `PlanLimits`), so an encode that throws has written nothing. The
 /// planning phase and the writing phase are separate calls into the
 /// document, so don't let other threads write the same document during an
 /// encode: a plan made before their writes may no longer fit it.
