@@ -18,8 +18,7 @@ public final class Document: @unchecked Sendable {
     private let lock = Lock()
     /// Read and written only through ``locked(_:)`` (hence private), whose
     /// lock already makes every access exclusive, so Swift's dynamic
-    /// exclusivity check (some 60 instructions per call, a tenth of typing a
-    /// character) is switched off.
+    /// exclusivity check, a tenth of typing a character, is switched off.
     @exclusivity(unchecked) private var state: DocumentState
     #if canImport(Combine)
     /// Behind `objectDidChange` (Document+Observation.swift).

@@ -199,7 +199,7 @@ struct MapEntries: Sendable {
             tableBox = KeyTableBox(tableBox!.table)  // shared with a fork: copied on its first write
         }
         let index = tableBox!.table.append(hash: hash)
-        ops.append(consume keyOps)  // moved: a copy retained each of the op's fields (~180 instructions a put)
+        ops.append(consume keyOps)  // moved: a copy retained each of the op's fields
         assert(ops.count == table.count)
         return index
     }

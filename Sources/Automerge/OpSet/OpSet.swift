@@ -268,7 +268,7 @@ struct OpSet: Sendable {
     /// Applies a local insert of a value or mark anchor (no object made)
     /// from its fields: what ``apply(_:objectAt:keyHash:)`` does for such
     /// an op, without the ``ChangeOp`` a local edit would build only to
-    /// destroy it (~130 instructions of a keystroke). `units`: the new
+    /// destroy it. `units`: the new
     /// element's width, if the caller has it.
     mutating func applyLocalInsert(objectAt index: Int, after reference: OpId, id: OpId, action: OpAction, value: Primitive,
                                    expand: Bool, markName: String?, units: Int32? = nil) throws(ApplyError) {

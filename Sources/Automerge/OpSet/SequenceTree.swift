@@ -58,7 +58,7 @@ struct SequenceTree: Sendable {
     /// on use: any later change may have moved it); leaf -1 before any.
     /// Not an optional: its tag byte made the tree 136 bytes, past the 128
     /// that Swift copies in registers, and each read of a length through a
-    /// pointer to the object then called memcpy (~60 instructions a keystroke).
+    /// pointer to the object then called memcpy.
     private(set) var lastInserted = Location(leaf: -1, index: 0)
     /// How many elements are mark anchors: with none, inserts need not look
     /// past the insertion point for sticky anchors.
@@ -445,7 +445,7 @@ struct SequenceTree: Sendable {
     /// Inserts `element`, whose insert op went after `reference` (HEAD is
     /// ``OpId/root``), at `location` (an index may equal the leaf's count).
     /// `units`: its width, if the caller has it already (a splice does;
-    /// working it out again cost ~100 instructions of a keystroke).
+    /// working it out again is a measurable part of a keystroke).
     mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32? = nil) {
         assert(element.reference == nil || element.reference == reference, "an element made with another key")
         if let units {
@@ -459,9 +459,8 @@ struct SequenceTree: Sendable {
         unpack(location.leaf)
         let leaf = Int(location.leaf)
         let (id, isMark, units) = (element.id, element.isMark, element.units)
-        // Array.insert takes the general replaceSubrange path (~400
-        // instructions for one element, a third of an insert into the
-        // middle of a leaf): append, then move the tail up by one.
+        // Array.insert takes the general replaceSubrange path, slow for
+        // one element: append, then move the tail up by one.
         nodes[leaf].elements.append(consume element)
         if location.index < nodes[leaf].elements.count - 1 {
             nodes[leaf].elements.withUnsafeMutableBufferPointer { elements in

@@ -2,10 +2,9 @@
 ///
 /// An array grows by doubling: each time, its elements move into a new
 /// buffer twice the size, so building a list of n elements writes about 2n
-/// elements' worth of fresh memory. On the VMs this runs on, touching a
-/// fresh 4 KiB page costs about 2 µs, and an open transaction's log of a
-/// million 96-byte ops built that way was a third of the time of typing
-/// them. Here the first chunk grows like an array (a small list costs what
+/// elements' worth of fresh memory, and fresh pages are slow to touch: an
+/// open transaction's log of a million ops built that way was a third of
+/// the time of typing them (docs/performance.md). Here the first chunk grows like an array (a small list costs what
 /// an array would), up to ``chunkCapacity`` elements (a power of two, about
 /// 256 KiB); after that each chunk is allocated at its full size once.
 struct ChunkedList<Element: Sendable>: Sendable, RandomAccessCollection, MutableCollection {
