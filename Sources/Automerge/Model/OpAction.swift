@@ -10,6 +10,12 @@ enum OpAction: UInt8, Sendable {
     case makeTable = 6
     case mark = 7
 
+    /// The highest action code this implementation knows. A document chunk
+    /// with a higher code is refused; a change chunk keeps it as read (its
+    /// ops hold the code as a number) and is refused when applied. Storage
+    /// compares codes with this rather than with a literal of its own.
+    static let maxKnownRawValue: UInt8 = OpAction.mark.rawValue
+
     /// The type of object a make op creates.
     var objectType: ObjectKind? {
         switch self {
