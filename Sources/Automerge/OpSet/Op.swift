@@ -59,8 +59,6 @@ struct Op: Sendable {
     var isCounter: Bool { Self.isCounter(action: action, value: value) }
 
     var isMark: Bool { action == .mark }
-    var isMarkBegin: Bool { action == .mark && markName != nil }
-    var isMarkEnd: Bool { action == .mark && markName == nil }
 
     /// Whether the op contributes a value now: not an increment or mark, and
     /// not overwritten (a counter stays visible while only incremented).
