@@ -241,7 +241,7 @@ extension OpColumns {
         guard rows <= byteBudget else { return nil }
         var actions = actions
         var groupIdReader = groupActors.reader
-        let increment: UInt64 = 5
+        let increment = UInt64(OpAction.increment.rawValue)
         guard let hasIncrements = try? actions.contains(increment), !hasIncrements,
               let groupIdCount = try? groupIdReader.count(), groupIdCount <= byteBudget else { return nil }
         ops.beginFeeding(feed, rows: rows, groupIds: groupActors.isPresent ? groupIdCount : 0, actors: actors)
