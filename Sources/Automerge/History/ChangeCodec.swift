@@ -137,7 +137,7 @@ enum ChangeCodec {
         try change.ops.withUnsafeBufferPointer { ops throws(AutomergeError) in
             for offset in ops.indices {
                 let action = ops[offset].action
-                guard action <= 7, let opAction = OpAction(rawValue: UInt8(truncatingIfNeeded: action)) else {
+                guard action <= UInt64(OpAction.maxKnownRawValue), let opAction = OpAction(rawValue: UInt8(truncatingIfNeeded: action)) else {
                     throw .invalidChange("unknown action \(action)")
                 }
                 let key: OpKey

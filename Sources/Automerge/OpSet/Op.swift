@@ -1,59 +1,3 @@
-/// What an op does; the raw values are the file format's action codes.
-enum OpAction: UInt8, Sendable {
-    case makeMap = 0
-    case set = 1
-    case makeList = 2
-    case delete = 3
-    case makeText = 4
-    case increment = 5
-    /// A legacy table object; Automerge treats it as a map.
-    case makeTable = 6
-    case mark = 7
-
-    /// The type of object a make op creates.
-    var objectType: ObjectKind? {
-        switch self {
-        case .makeMap: return .map
-        case .makeTable: return .table
-        case .makeList: return .list
-        case .makeText: return .text
-        default: return nil
-        }
-    }
-}
-
-/// The kinds of object, including the legacy table.
-enum ObjectKind: Sendable {
-    case map, table, list, text
-
-    var publicType: ObjType {
-        switch self {
-        case .map, .table: return .Map
-        case .list: return .List
-        case .text: return .Text
-        }
-    }
-
-    var isSequence: Bool { self == .list || self == .text }
-
-    init(_ type: ObjType) {
-        switch type {
-        case .Map: self = .map
-        case .List: self = .list
-        case .Text: self = .text
-        }
-    }
-
-    var makeAction: OpAction {
-        switch self {
-        case .map: return .makeMap
-        case .table: return .makeTable
-        case .list: return .makeList
-        case .text: return .makeText
-        }
-    }
-}
-
 /// A later op that overwrote (or, for counters, incremented) an op.
 struct Successor: Sendable, Equatable {
     var id: OpId
@@ -115,8 +59,6 @@ struct Op: Sendable {
     var isCounter: Bool { Self.isCounter(action: action, value: value) }
 
     var isMark: Bool { action == .mark }
-    var isMarkBegin: Bool { action == .mark && markName != nil }
-    var isMarkEnd: Bool { action == .mark && markName == nil }
 
     /// Whether the op contributes a value now: not an increment or mark, and
     /// not overwritten (a counter stays visible while only incremented).

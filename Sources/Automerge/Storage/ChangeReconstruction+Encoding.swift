@@ -122,7 +122,7 @@ extension ChangeReconstruction {
                     case .delete(let d):
                         writer.append(
                             object: deletes[d].object.map(map.callAsFunction), key: map.key(deletes[d].key), insert: false,
-                            action: 3, value: .null, id: nil, groupCount: predecessors.count, expand: false, markName: nil)
+                            action: UInt64(OpAction.delete.rawValue), value: .null, id: nil, groupCount: predecessors.count, expand: false, markName: nil)
                     }
                     for member in predecessors { writer.appendGroupMember(map(StoredOpId(predecessorIds[member]))) }
                 }

@@ -110,9 +110,6 @@ struct ColumnSpec: Hashable, Comparable, Sendable, CustomStringConvertible {
 struct ColumnLayout: Sendable {
     var columns: [(spec: ColumnSpec, length: Int)]
 
-    /// The sum of the stored lengths.
-    var totalLength: Int { columns.reduce(0) { $0 + $1.length } }
-
     /// Reads a metadata block (uLEB count, then spec/length pairs) and checks
     /// what Rust checks: specs fit in 32 bits, sorted by spec with the
     /// deflate bit masked, no duplicates, every raw value column right after

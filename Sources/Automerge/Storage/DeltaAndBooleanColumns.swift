@@ -8,13 +8,6 @@
 /// round-trips; callers check the decoded values against their column's
 /// domain (op counters must fit in 32 bits, for instance).
 enum DeltaColumn {
-    static func decode(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) throws(LoadError) -> [Int64?] {
-        var reader = DeltaReader(data, column: column, check: check)
-        var values = [Int64?]()
-        while try !reader.isAtEnd() { values.append(try reader.next()) }
-        return values
-    }
-
     /// Decodes a column whose rows must all hold values: the values (0
     /// where a row is null) and the first null row, if any, which the
     /// caller reports in its own row order. Half the memory of optional
@@ -81,15 +74,6 @@ struct DeltaEncoder {
 /// A boolean column: uLEB run lengths alternating false/true, starting with
 /// false (so a column starting with true begins with a 0 count).
 enum BooleanColumn {
-    /// Decodes a whole column. In canonical mode only the first count may be
-    /// 0 and the last count may not (hexane's `bool_validate_encoding`).
-    static func decode(_ data: ArraySlice<UInt8>, column: String, check: ColumnCheck) throws(LoadError) -> [Bool] {
-        var reader = BooleanReader(data, column: column, check: check)
-        var values = [Bool]()
-        while try !reader.isAtEnd() { values.append(try reader.next()) }
-        return values
-    }
-
     /// Encodes booleans. With `omitIfAllFalse` (the expand column) a column
     /// without any true value is written as zero bytes, as Rust's
     /// `MaybeBooleanEncoder` does; otherwise n falses are `uLEB(n)`.

@@ -3,7 +3,7 @@
 /// mark has no well-defined extent. Ops of a document are grouped by object
 /// and, within a text, in document order, so one pass decides it.
 enum MarkOrderValidation {
-    static let markAction: UInt8 = 7
+    static let markAction: UInt8 = OpAction.mark.rawValue
 
     static func validate(_ document: StoredDocument) throws(LoadError) {
         var currentObject: StoredOpId?? = .none

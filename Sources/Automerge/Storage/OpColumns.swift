@@ -154,9 +154,9 @@ enum OpColumns {
 
             let insert = try item(&inserts, "insert", row, rows)
             guard let action = try item(&actions, "action", row, rows) else { throw .unexpectedNull(column: "action", row: row) }
-            guard action <= 7 else { throw .unknownAction(row: row, action: action) }
+            guard action <= UInt64(OpAction.maxKnownRawValue) else { throw .unknownAction(row: row, action: action) }
             let value = try values.nextRaw(row: row, rows: rows)
-            if action == 5 && value.typeCode != UInt8(ValueColumn.TypeCode.int) && value.typeCode != UInt8(ValueColumn.TypeCode.uint) {
+            if action == UInt64(OpAction.increment.rawValue) && value.typeCode != UInt8(ValueColumn.TypeCode.int) && value.typeCode != UInt8(ValueColumn.TypeCode.uint) {
                 throw .nonNumericIncrement(row: row)
             }
 
@@ -241,7 +241,7 @@ extension OpColumns {
         guard rows <= byteBudget else { return nil }
         var actions = actions
         var groupIdReader = groupActors.reader
-        let increment: UInt64 = 5
+        let increment = UInt64(OpAction.increment.rawValue)
         guard let hasIncrements = try? actions.contains(increment), !hasIncrements,
               let groupIdCount = try? groupIdReader.count(), groupIdCount <= byteBudget else { return nil }
         ops.beginFeeding(feed, rows: rows, groupIds: groupActors.isPresent ? groupIdCount : 0, actors: actors)

@@ -23,19 +23,6 @@ enum ValueColumn {
 
     // MARK: Decoding
 
-    /// Decodes `rows` values. A missing metadata column means all nulls; a
-    /// missing raw column is empty.
-    static func decode(
-        meta: ArraySlice<UInt8>?, raw: ArraySlice<UInt8>?, rows: Int, column: String, check: ColumnCheck
-    ) throws(LoadError) -> [Primitive] {
-        var reader = try ValueReader(meta: meta, raw: raw, column: column, check: check)
-        var values = [Primitive]()
-        values.reserveCapacity(min(rows, check.limit))
-        for row in 0..<rows { values.append(try reader.next(row: row, rows: rows)) }
-        try reader.finish(rows: rows)
-        return values
-    }
-
     /// The value with the given type code and raw bytes.
     static func primitive(typeCode: UInt64, bytes: ArraySlice<UInt8>, column: String, row: Int) throws(LoadError) -> Primitive {
         func invalid(_ reason: String) -> LoadError { .invalidValue(column: column, row: row, reason: reason) }

@@ -172,7 +172,7 @@ struct FuzzRegressionTests {
 
         let check = ColumnCheck(canonical: false, nullable: false, limit: 1_000)
         let hugeRun: [UInt8] = [0x01] + [UInt8](repeating: 0xff, count: 9) + [0x01]
-        #expect(throws: LoadError.self) { try BooleanColumn.decode(hugeRun[...], column: "expand", check: check) }
+        #expect(throws: LoadError.self) { try WholeColumn.booleans(hugeRun[...], column: "expand", check: check) }
         var nullRun: [UInt8] = [0x02, 0x01, 0x00]
         nullRun += [UInt8](repeating: 0xff, count: 9) + [0x01]
         #expect(throws: LoadError.self) { try RLEColumn.decode(nullRun[...], as: UInt64.self, column: "obj", check: check) }

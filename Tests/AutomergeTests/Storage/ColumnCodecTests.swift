@@ -134,7 +134,7 @@ struct DeltaColumnTests {
         let values: [Int64?] = [3, 4, 5, 6, 9, 7, 8]
         let bytes = DeltaColumn.encode(values)
         #expect(bytes == bytesFromHex("7f 03 03 01 7d 03 7e 01"))
-        #expect(try DeltaColumn.decode(bytes[...], column: "d", check: .testCanonical) == values)
+        #expect(try WholeColumn.deltas(bytes[...], column: "d", check: .testCanonical) == values)
     }
 
     @Test("nulls pass through and do not reset the running value")
@@ -142,13 +142,13 @@ struct DeltaColumnTests {
         let values: [Int64?] = [1, nil, 2]
         let bytes = DeltaColumn.encode(values)
         #expect(bytes == bytesFromHex("7f 01 00 01 7f 01"))
-        #expect(try DeltaColumn.decode(bytes[...], column: "d", check: .testCanonical) == values)
+        #expect(try WholeColumn.deltas(bytes[...], column: "d", check: .testCanonical) == values)
     }
 
     @Test("extreme values round-trip (arithmetic wraps, as in Rust release builds)")
     func extremes() throws {
         let values: [Int64?] = [Int64.min, Int64.max, 0, Int64.min]
-        #expect(try DeltaColumn.decode(DeltaColumn.encode(values)[...], column: "d", check: .testCanonical) == values)
+        #expect(try WholeColumn.deltas(DeltaColumn.encode(values)[...], column: "d", check: .testCanonical) == values)
     }
 }
 
@@ -165,7 +165,7 @@ struct BooleanColumnTests {
     @Test("booleans encode as alternating run lengths starting with false", arguments: examples)
     func encoding(_ values: [Bool], _ expected: String) throws {
         #expect(BooleanColumn.encode(values) == bytesFromHex(expected))
-        #expect(try BooleanColumn.decode(bytesFromHex(expected)[...], column: "b", check: .testCanonical) == values)
+        #expect(try WholeColumn.booleans(bytesFromHex(expected)[...], column: "b", check: .testCanonical) == values)
     }
 
     @Test("the expand column is omitted when all false")
@@ -180,9 +180,9 @@ struct BooleanColumnTests {
     ])
     func nonCanonical(_ bytes: String, _ reason: String) throws {
         #expect(throws: LoadError.nonCanonicalColumn(column: "b", reason: reason)) {
-            try BooleanColumn.decode(bytesFromHex(bytes)[...], column: "b", check: .testCanonical)
+            try WholeColumn.booleans(bytesFromHex(bytes)[...], column: "b", check: .testCanonical)
         }
-        _ = try BooleanColumn.decode(bytesFromHex(bytes)[...], column: "b", check: .testLenient)
+        _ = try WholeColumn.booleans(bytesFromHex(bytes)[...], column: "b", check: .testLenient)
     }
 }
 
@@ -208,7 +208,7 @@ struct ValueColumnTests {
         let (metaBytes, rawBytes) = ValueColumn.encode([value])
         #expect(metaBytes == [0x7f] + bytesFromHex(meta))
         #expect(rawBytes == bytesFromHex(raw))
-        let decoded = try ValueColumn.decode(meta: metaBytes[...], raw: rawBytes[...], rows: 1, column: "v",
+        let decoded = try WholeColumn.values(meta: metaBytes[...], raw: rawBytes[...], rows: 1, column: "v",
                                              check: .testCanonical)
         #expect(decoded == [value])
     }
@@ -216,7 +216,7 @@ struct ValueColumnTests {
     func decodeOne(meta: UInt64, raw: String) throws(LoadError) -> Primitive {
         var metaBytes: [UInt8] = [0x7f]
         LEB128.appendUnsigned(meta, to: &metaBytes)
-        return try ValueColumn.decode(meta: metaBytes[...], raw: bytesFromHex(raw)[...], rows: 1, column: "v",
+        return try WholeColumn.values(meta: metaBytes[...], raw: bytesFromHex(raw)[...], rows: 1, column: "v",
                                       check: .testLenient)[0]
     }
 
@@ -249,7 +249,7 @@ struct ValueColumnTests {
 
     @Test("a missing metadata column means nulls")
     func missingMeta() throws {
-        #expect(try ValueColumn.decode(meta: nil, raw: nil, rows: 2, column: "v", check: .testCanonical)
+        #expect(try WholeColumn.values(meta: nil, raw: nil, rows: 2, column: "v", check: .testCanonical)
             == [.null, .null])
     }
 }
