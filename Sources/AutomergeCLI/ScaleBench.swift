@@ -53,9 +53,11 @@ struct ScaleBench: ParsableCommand {
                     "bench", "scale", "--child", workload.rawValue, "--runs", "\(runs)", "--trace", traceFile.path])))
                 guard let rust else { break }
                 rustRounds.append(try Timings(parsing: shell(rust, [workload.rustName, "\(runs)"] + files.map(\.path))))
-                // A round far from the budget decides alone: more rounds are for verdicts noise could turn.
-                let ratio = ourRounds[0].median / rustRounds[0].median
-                if ratio < Self.budget / 2 || ratio > Self.budget * 2 { break }
+                // A first round far from the budget decides alone: more rounds are for verdicts noise could turn.
+                if rustRounds.count == 1 {
+                    let ratio = ourRounds[0].median / rustRounds[0].median
+                    if ratio < Self.budget / 2 || ratio > Self.budget * 2 { break }
+                }
             }
             let ours = Timings(rounds: ourRounds)
             print(ours.describe("ours", per: workload.unit))

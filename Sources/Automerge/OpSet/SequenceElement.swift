@@ -66,6 +66,7 @@ struct SequenceElement: Sendable {
     /// Whether a ``PackedLeaf`` can hold the element (see there): made by
     /// an insert of a scalar, never updated, no mark anchor, its key held
     /// here, and at most one successor, which is no increment.
+    ///
     /// Read through a pointer, field by field: a method on the element
     /// copied it whole first (its value and lists retained), as the
     /// compiler cannot tell that nothing writes the pointee meanwhile.
