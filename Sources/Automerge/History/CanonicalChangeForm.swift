@@ -23,10 +23,7 @@ struct CanonicalChangeForm {
         rows.restart(mentioning: mentioned, author: author, actors: actors)
         for index in ops.indices { rows.append(ops[index]) }
         contents.removeAll(keepingCapacity: true)
-        rows.finishContents(
-            sequence: change.stored.sequence, startOp: change.stored.startOp, dependencies: change.stored.dependencies,
-            time: change.stored.time, message: change.stored.message, extraBytes: change.stored.extraBytes,
-            to: &contents, layout: &layout)
+        rows.finishContents(change.stored.header, to: &contents, layout: &layout)
         return ChunkFraming.contents(ofFramed: change.bytes) == contents[...]
     }
 }

@@ -53,7 +53,7 @@ enum ChangeCodec {
         init() {}
 
         /// Starts the rows of another change, keeping the column writer's
-        /// buffers (see ``finishContents(sequence:startOp:dependencies:time:message:extraBytes:to:layout:)``).
+        /// buffers (see ``finishContents(_:to:layout:)``).
         mutating func restart(mentioning mentioned: ActorFlags, author: UInt32, actors: ActorTable) {
             assert(count == 0, "rows restarted before their change was finished")
             self.author = author
@@ -83,8 +83,7 @@ enum ChangeCodec {
                 message: (message?.isEmpty ?? true) ? nil : message, extraBytes: extraBytes)
             let maxOp = startOp + UInt64(count) - 1
             var contents = [UInt8](), layout = [(spec: ColumnSpec, length: Int)]()
-            finishContents(sequence: sequence, startOp: startOp, dependencies: header.dependencies, time: time,
-                           message: header.message, extraBytes: extraBytes, to: &contents, layout: &layout)
+            finishContents(header, to: &contents, layout: &layout)
             let (bytes, hash) = ChunkFraming.frame(type: .change, contents: contents)
             return (header, maxOp, EncodedChange(bytes: bytes, hash: hash))
         }
@@ -94,18 +93,20 @@ enum ChangeCodec {
         /// empties the column writer, keeping its buffers. `layout` is
         /// scratch space. A commit's chunk and the canonical-form check of
         /// a received change (``CanonicalChangeForm``) are both written here.
+        /// The header's fields are written but for its actors: those are
+        /// the ones the rows mention, from this writer's own table.
         mutating func finishContents(
-            sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash], time: Int64, message: String?,
-            extraBytes: [UInt8], to contents: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]
+            _ header: ChangeHeader, to contents: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]
         ) {
-            LEB128.appendUnsigned(UInt64(dependencies.count), to: &contents)
-            for dependency in dependencies.sorted() { dependency.append(to: &contents) }
+            LEB128.appendUnsigned(UInt64(header.dependencies.count), to: &contents)
+            for dependency in header.dependencies.sorted() { dependency.append(to: &contents) }
             layout.removeAll(keepingCapacity: true)
             writer.finish(layout: &layout)
             let (actors, others) = (self.actors, self.others)
             ChangeChunk.appendContentsAfterDependencies(
-                author: actors[author].bytes, sequence: sequence, startOp: startOp, time: time, message: message,
-                otherActors: others.lazy.map { actors[$0].bytes }, extraBytes: extraBytes, to: &contents
+                author: actors[author].bytes, sequence: header.sequence, startOp: header.startOp, time: header.time,
+                message: header.message, otherActors: others.lazy.map { actors[$0].bytes }, extraBytes: header.extraBytes,
+                to: &contents
             ) { contents in
                 ColumnLayout.write(layout, to: &contents)
                 writer.appendFinishedColumns(to: &contents)

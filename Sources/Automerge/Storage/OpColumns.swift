@@ -39,7 +39,8 @@ enum OpColumns {
     /// the group counts); absent columns mean null, false or root. Rows are
     /// built by pulling each column's next item from a reader (see
     /// ``RLEReader``), so no column is decoded into an array of its own: the
-    /// action column is read twice, once to count the rows.
+    /// action column is read twice, once to count the rows. The steps are
+    /// the methods of ``OpRowDecoder``.
     /// - Parameters:
     ///   - actorCount: the size of the actor table op actor indices point into.
     ///   - canonical: whether to reject non-canonical RLE and boolean runs
@@ -56,6 +57,77 @@ enum OpColumns {
         _ columns: ColumnSet, kind: Kind, actorCount: Int, canonical: Bool, rowLimit: Int,
         feeding: (feed: OpRowFeed, actors: [ActorId])? = nil
     ) throws(LoadError) -> StoredOpRows {
+        var decoder = try OpRowDecoder(columns, kind: kind, actorCount: actorCount, canonical: canonical, rowLimit: rowLimit)
+        let rows = decoder.rows
+        // Reserved only as far as the column bytes could back: the action
+        // column alone may claim millions of rows in a few bytes (a run). A
+        // real document's columns hold more bytes than it has rows, so it
+        // still gets one allocation.
+        var ops = StoredOpRows(kind: kind, valueBytes: decoder.values.raw, reservingCapacity: min(rows, max(1024, columns.byteCount)))
+        let feed = feeding.flatMap { feeding in
+            startFeeding(feeding.feed, actors: feeding.actors, ops: &ops, rows: rows, actions: decoder.actions.reader,
+                         groupActors: decoder.groupActors, byteBudget: max(1024, columns.byteCount))
+        }
+        var stringsPublished = 0
+        for row in 0..<rows {
+            let object = try decoder.object(row)
+            let key = try decoder.key(row)
+            let insert = try item(&decoder.inserts, "insert", row, rows)
+            let (action, value) = try decoder.actionAndValue(row)
+            let id = try decoder.id(row)
+            let groupStart = ops.groupIds.count
+            try decoder.appendGroup(row, to: &ops)
+            ops.appendDecoded(
+                object: object, key: key, insert: insert, action: UInt8(action), value: value, id: id,
+                groupStart: groupStart, expand: try item(&decoder.expands, "expand", row, rows),
+                markName: try item(&decoder.markNames, "mark name", row, rows))
+            if let feed, row % OpRowFeed.publishInterval == OpRowFeed.publishInterval - 1 {
+                ops.publish(to: feed, stringsPublished: &stringsPublished)
+            }
+        }
+        try decoder.finish()
+        if feed != nil { ops.endFeeding() }
+        return ops
+    }
+}
+
+/// The steps of ``OpColumns/decode(_:kind:actorCount:canonical:rowLimit:feeding:)``:
+/// open a reader per column and count the rows, read each row's fields in
+/// column order, then check that every column ends with the rows.
+///
+/// The readers were locals of one long function; as stored properties of
+/// this value, mutated in place through `@inline(__always)` methods, they
+/// are the same locals once inlined, and no reader is copied (functions
+/// nested in `decode` copied the value reader on every call).
+fileprivate struct OpRowDecoder {
+    let kind: OpColumns.Kind
+    let actorCount: Int
+    /// The number of rows: the length of the action column.
+    let rows: Int
+    var actions: OptionalColumn<RLEReader<UInt64>>
+    var objActor: OptionalColumn<RLEReader<UInt64>>
+    var objCounter: OptionalColumn<RLEReader<UInt64>>
+    var keyActor: OptionalColumn<RLEReader<UInt64>>
+    var keyCounter: OptionalColumn<DeltaReader>
+    var keyString: OptionalColumn<RLEReader<String>>
+    var inserts: OptionalColumn<BooleanReader>
+    var values: ValueReader
+    var expands: OptionalColumn<BooleanReader>
+    var markNames: OptionalColumn<RLEReader<String>>
+    // Named once: interpolated per row they cost more than the checks.
+    let groupColumn: String
+    let groupActorColumn: String, groupCounterColumn: String
+    var groupCounts: OptionalColumn<RLEReader<UInt64>>
+    var groupActors: OptionalColumn<RLEReader<UInt64>>
+    var groupCounters: OptionalColumn<DeltaReader>
+    /// The group members read so far.
+    var groupTotal = 0
+    var idActors: OptionalColumn<RLEReader<UInt64>>
+    var idCounters: OptionalColumn<DeltaReader>
+
+    /// Opens a reader on each column and counts the rows.
+    @inline(__always)
+    init(_ columns: ColumnSet, kind: OpColumns.Kind, actorCount: Int, canonical: Bool, rowLimit: Int) throws(LoadError) {
         func check(nullable: Bool) -> ColumnCheck {
             ColumnCheck(canonical: canonical, nullable: nullable, limit: rowLimit)
         }
@@ -68,9 +140,10 @@ enum OpColumns {
         func boolean(_ data: ArraySlice<UInt8>?, _ name: String) -> OptionalColumn<BooleanReader> {
             OptionalColumn(isPresent: data != nil, BooleanReader(data ?? [], column: name, check: check(nullable: false)))
         }
+        self.kind = kind
+        self.actorCount = actorCount
 
-        var actions = rle(columns[.action], UInt64.self, "action", nullable: false)
-        let rows: Int
+        actions = rle(columns[.action], UInt64.self, "action", nullable: false)
         do {
             // Counted on a copy: a run may claim millions of rows in a few
             // bytes, and an array of them was allocated before any other
@@ -79,132 +152,131 @@ enum OpColumns {
             rows = counting.isPresent ? try counting.reader.count() : 0
         }
 
-        var objActor = rle(columns[.objActor], UInt64.self, "obj actor", nullable: true)
-        var objCounter = rle(columns[.objCounter], UInt64.self, "obj counter", nullable: true)
-        var keyActor = rle(columns[.keyActor], UInt64.self, "key actor", nullable: true)
-        var keyCounter = delta(columns[.keyCounter], "key counter", nullable: true)
-        var keyString = rle(columns[.keyString], String.self, "key string", nullable: true)
-        var inserts = boolean(columns[.insert], "insert")
-        var values = try ValueReader(meta: columns[.valueMeta], raw: columns[.value], column: "value", check: check(nullable: false))
-        var expands = boolean(columns[.expand], "expand")
-        var markNames = rle(columns[.markName], String.self, "mark name", nullable: true)
+        objActor = rle(columns[.objActor], UInt64.self, "obj actor", nullable: true)
+        objCounter = rle(columns[.objCounter], UInt64.self, "obj counter", nullable: true)
+        keyActor = rle(columns[.keyActor], UInt64.self, "key actor", nullable: true)
+        keyCounter = delta(columns[.keyCounter], "key counter", nullable: true)
+        keyString = rle(columns[.keyString], String.self, "key string", nullable: true)
+        inserts = boolean(columns[.insert], "insert")
+        values = try ValueReader(meta: columns[.valueMeta], raw: columns[.value], column: "value", check: check(nullable: false))
+        expands = boolean(columns[.expand], "expand")
+        markNames = rle(columns[.markName], String.self, "mark name", nullable: true)
 
         let (groupSpec, actorSpec, counterSpec, groupName) = kind == .change
             ? (ColumnSpec.predGroup, ColumnSpec.predActor, ColumnSpec.predCounter, "pred")
             : (ColumnSpec.succGroup, ColumnSpec.succActor, ColumnSpec.succCounter, "succ")
-        // Named once: interpolated per row they cost more than the checks.
-        let groupColumn = "\(groupName) group"
-        let groupActorColumn = "\(groupName) actor", groupCounterColumn = "\(groupName) counter"
-        var groupCounts = rle(columns[groupSpec], UInt64.self, groupColumn, nullable: false)
-        var groupActors = rle(columns[actorSpec], UInt64.self, groupActorColumn, nullable: false)
-        var groupCounters = delta(columns[counterSpec], groupCounterColumn, nullable: false)
+        groupColumn = "\(groupName) group"
+        groupActorColumn = "\(groupName) actor"
+        groupCounterColumn = "\(groupName) counter"
+        groupCounts = rle(columns[groupSpec], UInt64.self, groupColumn, nullable: false)
+        groupActors = rle(columns[actorSpec], UInt64.self, groupActorColumn, nullable: false)
+        groupCounters = delta(columns[counterSpec], groupCounterColumn, nullable: false)
 
         // Ids are implicit in a change chunk: its id columns, if any, are not read.
-        var idActors = rle(kind == .document ? columns[.idActor] : nil, UInt64.self, "id actor", nullable: false)
-        var idCounters = delta(kind == .document ? columns[.idCounter] : nil, "id counter", nullable: false)
+        idActors = rle(kind == .document ? columns[.idActor] : nil, UInt64.self, "id actor", nullable: false)
+        idCounters = delta(kind == .document ? columns[.idCounter] : nil, "id counter", nullable: false)
         if kind == .document {
             if rows > 0 && !idActors.isPresent { throw .missingColumn(column: "id actor") }
             if rows > 0 && !idCounters.isPresent { throw .missingColumn(column: "id counter") }
         }
+    }
 
-        func actor(_ value: UInt64, _ column: String, _ row: Int) throws(LoadError) -> Int {
-            guard value < UInt64(actorCount) else { throw .actorIndexOutOfRange(column: column, row: row, index: value) }
-            return Int(value)
+    @inline(__always)
+    private func actor(_ value: UInt64, _ column: String, _ row: Int) throws(LoadError) -> Int {
+        guard value < UInt64(actorCount) else { throw .actorIndexOutOfRange(column: column, row: row, index: value) }
+        return Int(value)
+    }
+
+    @inline(__always)
+    private func counter(_ value: Int64, _ column: String, _ row: Int) throws(LoadError) -> UInt64 {
+        guard value >= 0 && value <= Int64(UInt32.max) else { throw .opCounterOverflow(column: column, row: row) }
+        return UInt64(value)
+    }
+
+    /// A row's object: both null is the root.
+    @inline(__always)
+    mutating func object(_ row: Int) throws(LoadError) -> StoredOpId? {
+        switch (try item(&objActor, "obj actor", row, rows), try item(&objCounter, "obj counter", row, rows)) {
+        case (nil, nil): return nil
+        case let (a?, c?):
+            guard c <= UInt64(UInt32.max) else { throw .opCounterOverflow(column: "obj counter", row: row) }
+            return StoredOpId(counter: c, actor: try actor(a, "obj actor", row))
+        default: throw .invalidObjectId(row: row)
         }
-        func counter(_ value: Int64, _ column: String, _ row: Int) throws(LoadError) -> UInt64 {
-            guard value >= 0 && value <= Int64(UInt32.max) else { throw .opCounterOverflow(column: column, row: row) }
-            return UInt64(value)
+    }
+
+    /// A row's key: a string, HEAD (null actor, counter 0) or an element id.
+    @inline(__always)
+    mutating func key(_ row: Int) throws(LoadError) -> StoredKey {
+        switch (try item(&keyActor, "key actor", row, rows), try item(&keyCounter, "key counter", row, rows),
+                try item(&keyString, "key string", row, rows)) {
+        case (nil, nil, let name?): return .map(name)
+        case (nil, 0?, nil): return .element(nil)
+        case let (a?, c?, nil):
+            return .element(StoredOpId(counter: try counter(c, "key counter", row), actor: try actor(a, "key actor", row)))
+        case (_?, _?, _?): throw .invalidKey(row: row, reason: "too many values")
+        case (nil, nil, nil): throw .invalidKey(row: row, reason: "no key")
+        case (nil, _, _): throw .invalidKey(row: row, reason: "unexpected null actor")
+        case (_, nil, _): throw .invalidKey(row: row, reason: "unexpected null counter")
         }
+    }
 
-        // Reserved only as far as the column bytes could back: the action
-        // column alone may claim millions of rows in a few bytes (a run). A
-        // real document's columns hold more bytes than it has rows, so it
-        // still gets one allocation.
-        var ops = StoredOpRows(kind: kind, valueBytes: values.raw, reservingCapacity: min(rows, max(1024, columns.byteCount)))
-        let feed = feeding.flatMap { feeding in
-            startFeeding(feeding.feed, actors: feeding.actors, ops: &ops, rows: rows, actions: actions.reader,
-                         groupActors: groupActors, byteBudget: max(1024, columns.byteCount))
+    /// A row's action, a known one, and its value, numeric for an increment.
+    @inline(__always)
+    mutating func actionAndValue(_ row: Int) throws(LoadError) -> (action: UInt64, value: (typeCode: UInt8, range: Range<Int>)) {
+        guard let action = try item(&actions, "action", row, rows) else { throw .unexpectedNull(column: "action", row: row) }
+        guard action <= UInt64(OpAction.maxKnownRawValue) else { throw .unknownAction(row: row, action: action) }
+        let value = try values.nextRaw(row: row, rows: rows)
+        if action == UInt64(OpAction.increment.rawValue) && value.typeCode != UInt8(ValueColumn.TypeCode.int) && value.typeCode != UInt8(ValueColumn.TypeCode.uint) {
+            throw .nonNumericIncrement(row: row)
         }
-        var stringsPublished = 0
-        var groupTotal = 0
-        for row in 0..<rows {
-            // Object: both null is the root.
-            let object: StoredOpId?
-            switch (try item(&objActor, "obj actor", row, rows), try item(&objCounter, "obj counter", row, rows)) {
-            case (nil, nil): object = nil
-            case let (a?, c?):
-                guard c <= UInt64(UInt32.max) else { throw .opCounterOverflow(column: "obj counter", row: row) }
-                object = StoredOpId(counter: c, actor: try actor(a, "obj actor", row))
-            default: throw .invalidObjectId(row: row)
-            }
+        return (action, value)
+    }
 
-            // Key: a string, HEAD (null actor, counter 0) or an element id.
-            let key: StoredKey
-            switch (try item(&keyActor, "key actor", row, rows), try item(&keyCounter, "key counter", row, rows),
-                    try item(&keyString, "key string", row, rows)) {
-            case (nil, nil, let name?): key = .map(name)
-            case (nil, 0?, nil): key = .element(nil)
-            case let (a?, c?, nil):
-                key = .element(StoredOpId(counter: try counter(c, "key counter", row), actor: try actor(a, "key actor", row)))
-            case (_?, _?, _?): throw .invalidKey(row: row, reason: "too many values")
-            case (nil, nil, nil): throw .invalidKey(row: row, reason: "no key")
-            case (nil, _, _): throw .invalidKey(row: row, reason: "unexpected null actor")
-            case (_, nil, _): throw .invalidKey(row: row, reason: "unexpected null counter")
-            }
+    /// A row's op id (a document chunk's; nil in a change chunk).
+    @inline(__always)
+    mutating func id(_ row: Int) throws(LoadError) -> StoredOpId? {
+        guard idActors.isPresent else { return nil }
+        guard let a = try item(&idActors, "id actor", row, rows) else { throw .unexpectedNull(column: "id actor", row: row) }
+        guard let c = try item(&idCounters, "id counter", row, rows) else { throw .unexpectedNull(column: "id counter", row: row) }
+        guard c >= 1 else { throw .opCounterOverflow(column: "id counter", row: row) }
+        return StoredOpId(counter: try counter(c, "id counter", row), actor: try actor(a, "id actor", row))
+    }
 
-            let insert = try item(&inserts, "insert", row, rows)
-            guard let action = try item(&actions, "action", row, rows) else { throw .unexpectedNull(column: "action", row: row) }
-            guard action <= UInt64(OpAction.maxKnownRawValue) else { throw .unknownAction(row: row, action: action) }
-            let value = try values.nextRaw(row: row, rows: rows)
-            if action == UInt64(OpAction.increment.rawValue) && value.typeCode != UInt8(ValueColumn.TypeCode.int) && value.typeCode != UInt8(ValueColumn.TypeCode.uint) {
-                throw .nonNumericIncrement(row: row)
+    /// A row's predecessors or successors, appended to `ops`' group ids.
+    @inline(__always)
+    mutating func appendGroup(_ row: Int, to ops: inout StoredOpRows) throws(LoadError) {
+        var count: UInt64 = 0
+        if groupCounts.isPresent {
+            guard let stored = try item(&groupCounts, groupColumn, row, rows) else {
+                throw .unexpectedNull(column: groupColumn, row: row)
             }
-
-            var id: StoredOpId? = nil
-            if idActors.isPresent {
-                guard let a = try item(&idActors, "id actor", row, rows) else { throw .unexpectedNull(column: "id actor", row: row) }
-                guard let c = try item(&idCounters, "id counter", row, rows) else { throw .unexpectedNull(column: "id counter", row: row) }
-                guard c >= 1 else { throw .opCounterOverflow(column: "id counter", row: row) }
-                id = StoredOpId(counter: try counter(c, "id counter", row), actor: try actor(a, "id actor", row))
-            }
-
-            let groupStart = ops.groupIds.count
-            var count: UInt64 = 0
-            if groupCounts.isPresent {
-                guard let stored = try item(&groupCounts, groupColumn, row, rows) else {
-                    throw .unexpectedNull(column: groupColumn, row: row)
+            count = stored
+        }
+        if count > 0 {
+            // Not reserved up front: a hostile count may be near 2^64. The
+            // members come from the actor and counter columns, whose runs
+            // are bounded by the row limit, so the loop is too.
+            for _ in 0..<count {
+                guard groupActors.isPresent, try !groupActors.reader.isAtEnd() else {
+                    throw .columnLengthMismatch(column: groupActorColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
                 }
-                count = stored
-            }
-            if count > 0 {
-                // Not reserved up front: a hostile count may be near 2^64. The
-                // members come from the actor and counter columns, whose runs
-                // are bounded by the row limit, so the loop is too.
-                for _ in 0..<count {
-                    guard groupActors.isPresent, try !groupActors.reader.isAtEnd() else {
-                        throw .columnLengthMismatch(column: groupActorColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
-                    }
-                    guard groupCounters.isPresent, try !groupCounters.reader.isAtEnd() else {
-                        throw .columnLengthMismatch(column: groupCounterColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
-                    }
-                    guard let a = try groupActors.reader.next() else { throw .unexpectedNull(column: groupActorColumn, row: row) }
-                    guard let c = try groupCounters.reader.next() else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
-                    ops.appendGroupId(StoredOpId(counter: try counter(c, groupCounterColumn, row),
-                                                 actor: try actor(a, groupActorColumn, row)))
-                    groupTotal += 1
+                guard groupCounters.isPresent, try !groupCounters.reader.isAtEnd() else {
+                    throw .columnLengthMismatch(column: groupCounterColumn, expected: groupTotal &+ Int(clamping: count), actual: groupTotal)
                 }
-            }
-
-            ops.appendDecoded(
-                object: object, key: key, insert: insert, action: UInt8(action), value: value, id: id,
-                groupStart: groupStart, expand: try item(&expands, "expand", row, rows),
-                markName: try item(&markNames, "mark name", row, rows))
-            if let feed, row % OpRowFeed.publishInterval == OpRowFeed.publishInterval - 1 {
-                ops.publish(to: feed, stringsPublished: &stringsPublished)
+                guard let a = try groupActors.reader.next() else { throw .unexpectedNull(column: groupActorColumn, row: row) }
+                guard let c = try groupCounters.reader.next() else { throw .unexpectedNull(column: groupCounterColumn, row: row) }
+                ops.appendGroupId(StoredOpId(counter: try counter(c, groupCounterColumn, row),
+                                             actor: try actor(a, groupActorColumn, row)))
+                groupTotal += 1
             }
         }
+    }
 
-        // Every column must end with the rows: count what is left of any that does not.
+    /// Checks that every column ends with the rows: counts what is left of
+    /// any that does not.
+    @inline(__always)
+    mutating func finish() throws(LoadError) {
         func finish<Reader: ColumnReader>(_ column: inout OptionalColumn<Reader>, _ name: String, expected: Int) throws(LoadError) {
             guard column.isPresent else { return }
             let total = try column.reader.count()
@@ -225,8 +297,6 @@ enum OpColumns {
         try finish(&groupCounters, groupCounterColumn, expected: groupTotal)
         try finish(&idActors, "id actor", expected: rows)
         try finish(&idCounters, "id counter", expected: rows)
-        if feed != nil { ops.endFeeding() }
-        return ops
     }
 }
 

@@ -5,6 +5,58 @@
 /// This is the boundary between bytes and the CRDT: Storage turns bytes into
 /// this value and back; the op set never sees the bytes.
 struct StoredChange: Equatable, Sendable {
+    /// Everything but the ops: the one type of a change's header fields,
+    /// shared with ``PendingChange`` and the history.
+    var header: ChangeHeader
+    /// The ops, in order.
+    var ops: [StoredOp]
+
+    init(
+        dependencies: [ChangeHash], actors: [ActorId], sequence: UInt64, startOp: UInt64, time: Int64,
+        message: String?, ops: [StoredOp], extraBytes: [UInt8]
+    ) {
+        header = ChangeHeader(dependencies: dependencies, actors: actors, sequence: sequence, startOp: startOp, time: time,
+                              message: message, extraBytes: extraBytes)
+        self.ops = ops
+    }
+
+    // The header's fields, read and written in place, for the many readers
+    // that name them on the change.
+    var dependencies: [ChangeHash] {
+        get { header.dependencies }
+        _modify { yield &header.dependencies }
+    }
+    var actors: [ActorId] {
+        get { header.actors }
+        _modify { yield &header.actors }
+    }
+    var sequence: UInt64 {
+        get { header.sequence }
+        _modify { yield &header.sequence }
+    }
+    var startOp: UInt64 {
+        get { header.startOp }
+        _modify { yield &header.startOp }
+    }
+    var time: Int64 {
+        get { header.time }
+        _modify { yield &header.time }
+    }
+    var message: String? {
+        get { header.message }
+        _modify { yield &header.message }
+    }
+    var extraBytes: [UInt8] {
+        get { header.extraBytes }
+        _modify { yield &header.extraBytes }
+    }
+
+    /// The counter of the last op (startOp - 1 for an empty change).
+    var maxOp: UInt64 { startOp + UInt64(ops.count) - 1 }
+}
+
+/// The fields of a change chunk other than its ops (see ``StoredChange``).
+struct ChangeHeader: Equatable, Sendable {
     /// Hashes of the changes this one depends on, sorted bytewise.
     var dependencies: [ChangeHash]
     /// Author first, then the other actors the ops mention, sorted bytewise.
@@ -17,29 +69,7 @@ struct StoredChange: Equatable, Sendable {
     var time: Int64
     /// The message, or nil when absent or empty.
     var message: String?
-    /// The ops, in order.
-    var ops: [StoredOp]
     /// Bytes after the op columns; kept and hashed verbatim.
-    var extraBytes: [UInt8]
-
-    /// The counter of the last op (startOp - 1 for an empty change).
-    var maxOp: UInt64 { startOp + UInt64(ops.count) - 1 }
-
-    /// Everything but the ops.
-    var header: ChangeHeader {
-        ChangeHeader(dependencies: dependencies, actors: actors, sequence: sequence, startOp: startOp, time: time,
-                     message: message, extraBytes: extraBytes)
-    }
-}
-
-/// The fields of a change chunk other than its ops (see ``StoredChange``).
-struct ChangeHeader: Equatable, Sendable {
-    var dependencies: [ChangeHash]
-    var actors: [ActorId]
-    var sequence: UInt64
-    var startOp: UInt64
-    var time: Int64
-    var message: String?
     var extraBytes: [UInt8]
 }
 
