@@ -35,11 +35,37 @@ extension DocumentState {
         queue = plan.queue
         commit(pending)
         ops.actors = plan.actors
-        for index in plan.ready.indices {
-            try applyChecked(plan.ready[index], change: plan.waiting[plan.ready[index].position])
+        guard plan.ready.count >= Self.historyRecordedAlongsideThreshold else {
+            for checked in plan.ready {
+                let change = plan.waiting[checked.position]
+                try applyOps(of: checked, change: change)
+                addToHistory(change.stored.header, maxOp: change.stored.maxOp, hash: change.hash, bytes: change.bytes, actor: checked.author)
+            }
+            return plan.ready.count
         }
+        // The op set and the change graph are apart: a large batch records
+        // its changes in the graph on another core while its ops apply here.
+        var history = self.history
+        self.history = ChangeGraph()
+        let (failure, _) = Concurrently.run({ () -> AutomergeError? in
+            do throws(AutomergeError) {
+                for checked in plan.ready { try applyOps(of: checked, change: plan.waiting[checked.position]) }
+                return nil
+            } catch { return error }
+        }, {
+            for checked in plan.ready {
+                let change = plan.waiting[checked.position]
+                history.add(change.stored.header, maxOp: change.stored.maxOp, hash: change.hash, bytes: change.bytes, actor: checked.author)
+            }
+        })
+        self.history = history
+        if let failure { throw failure }
         return plan.ready.count
     }
+
+    /// From this many changes applied at once, the change graph records
+    /// them on another core (``Concurrently``) while their ops apply.
+    static let historyRecordedAlongsideThreshold = 64
 
     /// What a call applies and leaves queued, decided before anything changes.
     private struct Plan {
@@ -176,8 +202,9 @@ extension DocumentState {
         return order
     }
 
-    /// Applies `change`, checked as `checked`, after those before it.
-    private mutating func applyChecked(_ checked: CheckedChange, change: DecodedChange) throws(AutomergeError) {
+    /// Applies the ops of `change`, checked as `checked`, after those
+    /// before it (its record in the history is apart).
+    private mutating func applyOps(of checked: CheckedChange, change: DecodedChange) throws(AutomergeError) {
         for index in checked.ops.indices {
             do { try ops.apply(checked.ops[index]) } catch {
                 // Not reached: the checks cover every way `apply` fails.
@@ -190,7 +217,6 @@ extension DocumentState {
         // the change), or the saved document fails its max-op check on load.
         // Found by fuzzing: Corpus/changes/empty-change-max-op-ignored.
         ops.maxOp = max(ops.maxOp, change.stored.maxOp)
-        addToHistory(change.stored, hash: change.hash, bytes: change.bytes, actor: checked.author)
     }
 }
 

@@ -149,16 +149,19 @@ struct DocumentState: Sendable {
         return heads
     }
 
-    mutating func addToHistory(_ change: StoredChange, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
-        addToHistory(change.header, maxOp: change.maxOp, hash: hash, bytes: bytes, actor: actor)
-    }
-
     /// Records a change whose dependencies are in the history.
     mutating func addToHistory(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
-        history.add(ChangeEntry(
+        history.add(change, maxOp: maxOp, hash: hash, bytes: bytes, actor: actor)
+    }
+}
+
+extension ChangeGraph {
+    /// Records a change whose dependencies are in the graph.
+    mutating func add(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
+        add(ChangeEntry(
             hash: hash, actor: actor, sequence: change.sequence, startOp: change.startOp, maxOp: maxOp,
             time: change.time, message: change.message,
-            dependencyIndices: change.dependencies.compactMap { history.index(of: $0) }[...],
+            dependencyIndices: change.dependencies.compactMap { index(of: $0) }[...],
             extraBytes: change.extraBytes, bytes: .chunk(bytes)))
     }
 }

@@ -58,8 +58,12 @@ enum ChangeCodec {
             assert(count == 0, "rows restarted before their change was finished")
             self.author = author
             self.actors = actors
-            others = mentioned.members.filter { $0 != author }.sorted { actors.actorPrecedes($0, $1) }
-            localActors = LocalActors(author: author, others: others, actorCount: actors.count)
+            // The buffers of the change before are refilled: a proof of each
+            // change of a received batch restarts the rows once per change.
+            others.removeAll(keepingCapacity: true)
+            mentioned.forEachMember { if $0 != author { others.append($0) } }
+            if others.count > 1 { others.sort { actors.actorPrecedes($0, $1) } }
+            localActors.restart(author: author, others: others, actorCount: actors.count)
             count = 0
         }
 
@@ -99,7 +103,12 @@ enum ChangeCodec {
             _ header: ChangeHeader, to contents: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]
         ) {
             LEB128.appendUnsigned(UInt64(header.dependencies.count), to: &contents)
-            for dependency in header.dependencies.sorted() { dependency.append(to: &contents) }
+            let dependencies = header.dependencies
+            if zip(dependencies, dependencies.dropFirst()).allSatisfy({ $0 < $1 }) {
+                for dependency in dependencies { dependency.append(to: &contents) }
+            } else {
+                for dependency in dependencies.sorted() { dependency.append(to: &contents) }
+            }
             layout.removeAll(keepingCapacity: true)
             writer.finish(layout: &layout)
             let (actors, others) = (self.actors, self.others)
@@ -169,7 +178,7 @@ enum ChangeCodec {
 /// Op-set actor indices mapped to a change's actor table: the author is
 /// 0, the others follow in the order given.
 struct LocalActors {
-    private let author: UInt32
+    private var author: UInt32
     /// For the first 64 op-set actors (-1 for those the change does not mention)...
     private var near: [Int]
     /// ...and for the others the change mentions: sized by the change, not
@@ -178,7 +187,20 @@ struct LocalActors {
 
     init(author: UInt32, others: [UInt32], actorCount: Int) {
         self.author = author
-        near = [Int](repeating: -1, count: min(actorCount, 64))
+        near = []
+        restart(author: author, others: others, actorCount: actorCount)
+    }
+
+    /// The map of another change, in this one's buffers.
+    mutating func restart(author: UInt32, others: [UInt32], actorCount: Int) {
+        self.author = author
+        let nearCount = min(actorCount, 64)
+        if near.count == nearCount {
+            for index in near.indices { near[index] = -1 }
+        } else {
+            near = [Int](repeating: -1, count: nearCount)
+        }
+        if !distant.isEmpty { distant.removeAll(keepingCapacity: true) }
         for (offset, index) in others.enumerated() {
             if index < 64 { near[Int(index)] = offset + 1 } else { distant[index] = offset + 1 }
         }
@@ -231,15 +253,14 @@ struct ActorFlags: Sendable {
         actor < 64 ? low & (1 << UInt64(actor)) != 0 : high.contains(actor)
     }
 
-    /// The actors noted, in no particular order.
-    var members: [UInt32] {
-        var result: [UInt32] = []
+    /// Calls `body` with each actor noted, in no particular order.
+    func forEachMember(_ body: (UInt32) -> Void) {
         var bits = low
         while bits != 0 {
-            result.append(UInt32(bits.trailingZeroBitCount))
+            body(UInt32(bits.trailingZeroBitCount))
             bits &= bits - 1
         }
-        return result + high
+        for actor in high { body(actor) }
     }
 }
 

@@ -59,6 +59,7 @@ extension ChangeReconstruction {
             // The last change (index) that mentioned each actor.
             var mentionedIn = [Int](repeating: -1, count: actorCount)
             var mentioned = [Int]()
+            var byDocumentIndex: [(document: Int, change: Int)] = []
             for index in range {
                 let author = document.changes[index].actor
                 mentioned.removeAll(keepingCapacity: true)
@@ -80,7 +81,9 @@ extension ChangeReconstruction {
                     for member in predecessorRange(of: ref) { note(StoredOpId(predecessorIds[member])) }
                 }
                 if mentioned.count > 1 { mentioned.sort { actors[$0].bytes.lexicographicallyPrecedes(actors[$1].bytes) } }
-                var byDocumentIndex = mentioned.enumerated().map { (document: $0.element, change: $0.offset + 1) }
+                // Refilled change after change, as `mentioned` is, rather than mapped anew.
+                byDocumentIndex.removeAll(keepingCapacity: true)
+                for (offset, actor) in mentioned.enumerated() { byDocumentIndex.append((document: actor, change: offset + 1)) }
                 if byDocumentIndex.count > 1 { byDocumentIndex.sort { $0.document < $1.document } }
                 append(ops: refs(of: index), to: &writer, actors: ChangeActors(author: author, others: byDocumentIndex))
 
