@@ -94,7 +94,7 @@ enum StorageBridge {
                         ChangeEntry(
                             hash: rows[row].hash, actor: authors[row], sequence: metadata[row].sequence,
                             startOp: rows[row].startOp, maxOp: rows[row].maxOp, time: metadata[row].time,
-                            message: metadata[row].changeMessage, dependencyIndices: metadata[row].dependencies,
+                            message: StoredChangeMetadata.changeMessage(metadata[row].message), dependencyIndices: metadata[row].dependencies,
                             extraBytes: metadata[row].extraBytes, bytes: .stored(rows[row].location, byteCount: rows[row].byteCount))
                     }
                 }

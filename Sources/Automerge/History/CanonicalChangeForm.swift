@@ -18,12 +18,20 @@ struct CanonicalChangeForm {
     /// author's index `author` in `actors`), is byte for byte what a
     /// commit of those ops would write.
     mutating func matches(_ change: DecodedChange, author: UInt32, ops: [ChangeOp], actors: ActorTable) -> Bool {
-        var mentioned = ActorFlags()
-        for index in ops.indices { mentioned.note(ops[index]) }
-        rows.restart(mentioning: mentioned, author: author, actors: actors)
-        for index in ops.indices { rows.append(ops[index]) }
+        // Each op is read field by field through a pointer: lent whole,
+        // even from a buffer, it was copied (its value and predecessors
+        // retained and released).
+        ops.withUnsafeBufferPointer { ops in
+            guard let first = ops.baseAddress else { return rows.restart(mentioning: ActorFlags(), author: author, actors: actors) }
+            var mentioned = ActorFlags()
+            for index in ops.indices { mentioned.note(first + index) }
+            rows.restart(mentioning: mentioned, author: author, actors: actors)
+            for index in ops.indices { rows.append(first + index) }
+        }
         contents.removeAll(keepingCapacity: true)
         rows.finishContents(change.stored.header, to: &contents, layout: &layout)
-        return ChunkFraming.contents(ofFramed: change.bytes) == contents[...]
+        guard let framed = ChunkFraming.contents(ofFramed: change.bytes), framed.count == contents.count else { return false }
+        // Compared as memory: the generic element-by-element == of two slices cost more than writing them.
+        return framed.withUnsafeBytes { framed in contents.withUnsafeBytes { framed.elementsEqual($0) } }
     }
 }

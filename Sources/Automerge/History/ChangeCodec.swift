@@ -78,6 +78,13 @@ enum ChangeCodec {
                  expand: op.expand, markName: op.markName, predecessors: op.predecessors)
         }
 
+        /// Appends the next op's row, read in place.
+        mutating func append(_ op: UnsafePointer<ChangeOp>) {
+            take(id: op.pointee.id, object: op.pointee.object, key: op.pointee.key, insert: op.pointee.insert,
+                 action: op.pointee.action, value: op.pointee.value, expand: op.pointee.expand,
+                 markName: op.pointee.markName, predecessors: op.pointee.predecessors)
+        }
+
         /// The change of the rows appended, as a chunk.
         mutating func finish(sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash], time: Int64, message: String?,
                              extraBytes: [UInt8] = []) -> (header: ChangeHeader, maxOp: UInt64, encoded: EncodedChange) {
@@ -245,6 +252,16 @@ struct ActorFlags: Sendable {
         if case .element(let element) = op.key { note(element) }
         if !op.predecessors.isEmpty {
             for predecessor in op.predecessors { note(predecessor) }
+        }
+    }
+
+    /// Notes the actors of an op read in place, as the borrowing `note(_:)` does.
+    @inline(__always)
+    mutating func note(_ op: UnsafePointer<ChangeOp>) {
+        note(op.pointee.object)
+        if case .element(let element) = op.pointee.key { note(element) }
+        if !op.pointee.predecessors.isEmpty {
+            for predecessor in op.pointee.predecessors { note(predecessor) }
         }
     }
 

@@ -137,17 +137,11 @@ struct ChangeGraph: Sendable {
         precondition(records.isEmpty, "a loaded document's history starts empty")
         var loadedIndex = index, added = records, actors = byActor, store = loadedBytes, list = dependencyList
         (index, records, byActor, bytes, dependencyList) = (ChangeHashIndex(), [], [], ChangeByteStore(), [])
-        func fillIndex() {
-            loadedIndex.reserveCapacity(count, hashAt: hash)
-            for position in 0..<count { loadedIndex.append(hash(position), hashAt: hash) }
-        }
-        func fillRecords() {
-            for position in 0..<count {
-                let record = Self.record(of: entry(position), into: &store, dependencyList: &list)
-                Self.note(position, by: record.actor, in: &actors)
-                added.append(record)
-            }
-        }
+        // The loops work on inout parameters: the variables these closures
+        // capture are boxed (they may run on another thread), and each
+        // access to a boxed variable is checked for exclusivity at run time.
+        func fillIndex() { Self.fill(&loadedIndex, count: count, hash: hash) }
+        func fillRecords() { Self.fill(&added, count: count, entry: entry, store: &store, list: &list, actors: &actors) }
         if count >= Self.concurrentLoadThreshold {
             _ = Concurrently.run(fillIndex, fillRecords)
         } else {
@@ -159,6 +153,22 @@ struct ChangeGraph: Sendable {
         assert(heads == Set(records.indices.filter { !dependedOn[$0] }.map { records[$0].hash }),
                "the loaded heads are the changes no other change depends on")
         assert(records.indices.allSatisfy { index(of: records[$0].hash) == $0 }, "hash(i) is record(i)'s hash")
+    }
+
+    private static func fill(_ index: inout ChangeHashIndex, count: Int, hash: (Int) -> ChangeHash) {
+        index.reserveCapacity(count, hashAt: hash)
+        for position in 0..<count { index.append(hash(position), hashAt: hash) }
+    }
+
+    private static func fill(
+        _ records: inout [ChangeRecord], count: Int, entry: (Int) -> ChangeEntry, store: inout ChangeByteStore,
+        list: inout [UInt32], actors: inout [[Int]]
+    ) {
+        for position in 0..<count {
+            let record = record(of: entry(position), into: &store, dependencyList: &list)
+            note(position, by: record.actor, in: &actors)
+            records.append(record)
+        }
     }
 
     /// From how many changes a load builds its hash index on a second core.

@@ -92,7 +92,7 @@ extension ChangeReconstruction {
                 document.changes.withUnsafeBufferPointer { metadata in
                     ChangeChunk.appendContentsAfterDependencies(
                         author: actors[author].bytes, sequence: metadata[index].sequence, startOp: startOps[index],
-                        time: metadata[index].time, message: metadata[index].changeMessage,
+                        time: metadata[index].time, message: StoredChangeMetadata.changeMessage(metadata[index].message),
                         otherActors: mentioned.lazy.map { actors[$0].bytes }, extraBytes: metadata[index].extraBytes,
                         to: &result.contents
                     ) { contents in

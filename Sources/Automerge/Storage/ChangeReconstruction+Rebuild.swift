@@ -241,6 +241,24 @@ extension ChangeReconstruction {
             self.orderedRefs = orderedRefs
         }
 
+        /// Builds, frames and hashes the changes of `range`, whose contents
+        /// but their dependencies are `encoded`, in order.
+        private static func rebuild(
+            _ range: Range<Int>, from encoded: EncodedChangeContents, metadata: UnsafeBufferPointer<StoredChangeMetadata>,
+            startOps: [UInt64], into result: inout ReconstructedChanges, hashes: inout [ChangeHash]
+        ) {
+            for index in range {
+                let hash = hashes.withUnsafeBufferPointer { known in
+                    result.append(
+                        dependencies: metadata[index].dependencies.lazy.map { known[$0] },
+                        contentsAfterDependencies: encoded.contentsAfterDependencies(of: index - range.lowerBound),
+                        startOp: startOps[index], maxOp: metadata[index].maxOp,
+                        message: StoredChangeMetadata.changeMessage(metadata[index].message), extraBytes: metadata[index].extraBytes)
+                }
+                hashes.append(hash)
+            }
+        }
+
         /// Step 4: encodes each change's ops, then builds, encodes and hashes
         /// each change in row order (a change's chunk holds its
         /// dependencies' hashes), keeping the hashes in ``hashes``.
@@ -260,24 +278,20 @@ extension ChangeReconstruction {
             var hashes = [ChangeHash]()
             hashes.reserveCapacity(count)
             document.changes.withUnsafeBufferPointer { metadata in
-                func rebuild(_ index: Int, from encoded: EncodedChangeContents, at local: Int) {
-                    let hash = result.append(
-                        dependencies: metadata[index].dependencies.lazy.map { hashes[$0] },
-                        contentsAfterDependencies: encoded.contentsAfterDependencies(of: local),
-                        startOp: startOps[index], maxOp: metadata[index].maxOp,
-                        message: metadata[index].changeMessage, extraBytes: metadata[index].extraBytes)
-                    hashes.append(hash)
-                }
+                // A chunk at a time through inout parameters: `result` and
+                // `hashes` are captured by closures that may run on another
+                // thread, so each access to them is checked at run time.
                 guard count >= ChangeReconstruction.changesEncodedInParallel else {
-                    let all = encoder.encode(0..<count)
-                    for index in 0..<count { rebuild(index, from: all, at: index) }
+                    Self.rebuild(0..<count, from: encoder.encode(0..<count), metadata: metadata, startOps: startOps,
+                                 into: &result, hashes: &hashes)
                     return
                 }
                 let chunkCount = min(ChangeReconstruction.maxEncodingChunks, count / (ChangeReconstruction.changesEncodedInParallel / 2))
                 func start(of chunk: Int) -> Int { count * chunk / chunkCount }
                 InOrderPipeline.run(chunkCount: chunkCount, compute: { encoder.encode(start(of: $0)..<start(of: $0 + 1)) }) {
                     chunk, encoded in
-                    for index in start(of: chunk)..<start(of: chunk + 1) { rebuild(index, from: encoded, at: index - start(of: chunk)) }
+                    Self.rebuild(start(of: chunk)..<start(of: chunk + 1), from: encoded, metadata: metadata, startOps: startOps,
+                                 into: &result, hashes: &hashes)
                 }
             }
             self.hashes = hashes

@@ -144,7 +144,12 @@ struct StoredChangeMetadata: Equatable, Sendable {
 
     /// The message as the change's own chunk holds it: a document may
     /// store an empty one, which a change writes as none.
-    var changeMessage: String? { message?.isEmpty == false ? message : nil }
+    var changeMessage: String? { Self.changeMessage(message) }
+
+    /// ``changeMessage`` of a stored `message`, for callers reading
+    /// metadata in place: the property, called on an element of a buffer,
+    /// copied the whole element (retaining its arrays) to compute it.
+    static func changeMessage(_ message: String?) -> String? { message?.isEmpty == false ? message : nil }
 }
 
 extension OpId {
