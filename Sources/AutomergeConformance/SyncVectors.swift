@@ -307,10 +307,8 @@ enum SyncVectors {
 
         // Diverged documents: a few changes each way, as V2 batches.
         let base = SyncFixtures.document(changes: 12)
-        let forkA = SyncFixtures.fork(base, actor: "0a")
-        SyncFixtures.extend(forkA, changes: 3, tag: "a")
-        let forkB = SyncFixtures.fork(base, actor: "0b")
-        SyncFixtures.extend(forkB, changes: 2, tag: "b")
+        let forkA = SyncFixtures.fork(base, actor: "0a", adding: 3, tag: "a")
+        let forkB = SyncFixtures.fork(base, actor: "0b", adding: 2, tag: "b")
         let diverged = Session(
             "diverged", "a and b share 12 changes; a adds 3 (actor 0a), b adds 2 (actor 0b); V2 change batches",
             a: LocalSyncPeer(document: forkA), b: LocalSyncPeer(document: forkB))
@@ -322,8 +320,7 @@ enum SyncVectors {
         // Three concurrent heads on one side.
         let merged = SyncFixtures.document(changes: 10)
         for actor in ["01", "02", "03"] {
-            let branch = SyncFixtures.fork(SyncFixtures.document(changes: 10), actor: actor)
-            SyncFixtures.extend(branch, changes: 1, tag: actor)
+            let branch = SyncFixtures.fork(SyncFixtures.document(changes: 10), actor: actor, adding: 1, tag: actor)
             try merged.merge(other: branch)
         }
         let concurrent = Session(
@@ -336,10 +333,8 @@ enum SyncVectors {
 
         // A peer without a flags trailer (Rust 0.5): V1 messages, one change chunk per entry, both ways.
         let oldBase = SyncFixtures.document(changes: 8)
-        let old = SyncFixtures.fork(oldBase, actor: "05")
-        SyncFixtures.extend(old, changes: 3, tag: "old")
-        let new = SyncFixtures.fork(oldBase, actor: "11")
-        SyncFixtures.extend(new, changes: 2, tag: "new")
+        let old = SyncFixtures.fork(oldBase, actor: "05", adding: 3, tag: "old")
+        let new = SyncFixtures.fork(oldBase, actor: "11", adding: 2, tag: "new")
         let v1 = Session(
             "v1-peer", "a speaks as Rust 0.5 does (V1 only, no flags trailer) and adds 3 changes to 8 shared ones; b adds 2",
             a: LegacySyncPeer(.rust05, document: old), b: LocalSyncPeer(document: new))

@@ -9,57 +9,56 @@ extension Document {
 
     /// The value at `key` of the map `obj` (the winner if there is a conflict).
     public func get(obj: ObjId, key: String) throws -> Value? {
-        try getAll(obj: obj, key: key, heads: nil).last
+        try concurrentValues(obj: obj, at: .Key(key), heads: nil).last
     }
 
     /// The value at `key` as it was at `heads`.
     public func getAt(obj: ObjId, key: String, heads: Set<ChangeHash>) throws -> Value? {
-        try getAll(obj: obj, key: key, heads: heads).last
+        try concurrentValues(obj: obj, at: .Key(key), heads: heads).last
     }
 
     /// Every concurrent value at `key` (more than one after a conflict).
     public func getAll(obj: ObjId, key: String) throws -> Set<Value> {
-        Set(try getAll(obj: obj, key: key, heads: nil))
+        Set(try concurrentValues(obj: obj, at: .Key(key), heads: nil))
     }
 
     /// Every concurrent value at `key` as it was at `heads`.
     public func getAllAt(obj: ObjId, key: String, heads: Set<ChangeHash>) throws -> Set<Value> {
-        Set(try getAll(obj: obj, key: key, heads: heads))
-    }
-
-    private func getAll(obj: ObjId, key: String, heads: Set<ChangeHash>?) throws(AutomergeError) -> [Value] {
-        try locked { state throws(AutomergeError) in
-            let clock = try state.clock(heads)
-            return try state.get(obj, key: key, heads: heads).map { state.ops.value(of: $0, at: clock) }
-        }
+        Set(try concurrentValues(obj: obj, at: .Key(key), heads: heads))
     }
 
     // MARK: Lists
 
     /// The element at `index` of a list or text, nil past the end.
     public func get(obj: ObjId, index: UInt64) throws -> Value? {
-        try getAll(obj: obj, index: index, heads: nil).last
+        try concurrentValues(obj: obj, at: .Index(index), heads: nil).last
     }
 
     /// The element at `index` as it was at `heads`.
     public func getAt(obj: ObjId, index: UInt64, heads: Set<ChangeHash>) throws -> Value? {
-        try getAll(obj: obj, index: index, heads: heads).last
+        try concurrentValues(obj: obj, at: .Index(index), heads: heads).last
     }
 
     /// Every concurrent value of the element at `index`.
     public func getAll(obj: ObjId, index: UInt64) throws -> Set<Value> {
-        Set(try getAll(obj: obj, index: index, heads: nil))
+        Set(try concurrentValues(obj: obj, at: .Index(index), heads: nil))
     }
 
     /// Every concurrent value of the element at `index` as it was at `heads`.
     public func getAllAt(obj: ObjId, index: UInt64, heads: Set<ChangeHash>) throws -> Set<Value> {
-        Set(try getAll(obj: obj, index: index, heads: heads))
+        Set(try concurrentValues(obj: obj, at: .Index(index), heads: heads))
     }
 
-    private func getAll(obj: ObjId, index: UInt64, heads: Set<ChangeHash>?) throws(AutomergeError) -> [Value] {
+    /// Every concurrent value at `prop` of `obj` as it was at `heads` (nil:
+    /// now), the winner last: what the key and index getters above read.
+    private func concurrentValues(obj: ObjId, at prop: Prop, heads: Set<ChangeHash>?) throws(AutomergeError) -> [Value] {
         try locked { state throws(AutomergeError) in
             let clock = try state.clock(heads)
-            return try state.get(obj, index: index, heads: heads).map { state.ops.value(of: $0, at: clock) }
+            let ops = switch prop {
+            case .Key(let key): try state.get(obj, key: key, heads: heads)
+            case .Index(let index): try state.get(obj, index: index, heads: heads)
+            }
+            return ops.map { state.ops.value(of: $0, at: clock) }
         }
     }
 

@@ -13,20 +13,14 @@ import Darwin
 /// with its ICU data: a process that links Foundation starts with about
 /// 7 MB more resident memory.
 final class Lock: @unchecked Sendable {
-    // A pthread mutex must not move, so it lives in its own allocation.
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(mutex, nil)
-        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+        mutex = .pthreadObject(pthread_mutex_t(), name: "pthread_mutex_init") { pthread_mutex_init($0, nil) }
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.releasePthreadObject { pthread_mutex_destroy($0) }
     }
 
     func lock() { pthread_mutex_lock(mutex) }
@@ -45,20 +39,14 @@ final class Lock: @unchecked Sendable {
 /// A pthread condition variable, waited on holding a ``Lock``: for a thread
 /// that waits until another has done something (see ``OpRowFeed``).
 final class Condition: @unchecked Sendable {
-    // Like the mutex, a pthread condition must not move.
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     init() {
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        let result = pthread_cond_init(condition, nil)
-        precondition(result == 0, "pthread_cond_init failed: \(result)")
+        condition = .pthreadObject(pthread_cond_t(), name: "pthread_cond_init") { pthread_cond_init($0, nil) }
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
+        condition.releasePthreadObject { pthread_cond_destroy($0) }
     }
 
     /// Releases `lock`, which the caller holds, until a ``signal()`` (or a

@@ -125,4 +125,12 @@ enum SyncFixtures {
         copy.actor = Self.actor(actor)
         return copy
     }
+
+    /// A copy of `doc` writing as `actor`, with `changes` changes of its own
+    /// on top (see ``extend(_:changes:tag:)``): a branch that diverges from `doc`.
+    static func fork(_ doc: Document, actor: String, adding changes: Int, tag: String) -> Document {
+        let copy = fork(doc, actor: actor)
+        extend(copy, changes: changes, tag: tag)
+        return copy
+    }
 }

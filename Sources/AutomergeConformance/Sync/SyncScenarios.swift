@@ -27,8 +27,7 @@ extension SyncScenario {
         },
         SyncScenario("one-sided changes") { context in
             let base = SyncFixtures.document(changes: 20)
-            let ahead = SyncFixtures.fork(base, actor: "bb")
-            SyncFixtures.extend(ahead, changes: 3, tag: "ahead")
+            let ahead = SyncFixtures.fork(base, actor: "bb", adding: 3, tag: "ahead")
             let a = try context.peer(0, base), b = try context.peer(1, ahead)
             try context.sync(a, b)
             try context.expectConverged(a, b)

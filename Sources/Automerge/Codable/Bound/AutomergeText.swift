@@ -22,14 +22,11 @@ import Foundation
 /// note.title.value = "A better title"   // minimal splices into the document
 /// ```
 public final class AutomergeText: Codable, @unchecked Sendable {
-    private let lock = Lock()
-    private var doc: Document?
-    private var objId: ObjId?
-    private var unboundStorage: String
+    private let state: BindingState<ObjId, String>
 
     /// An unbound instance holding `initialValue`.
     public init(_ initialValue: String = "") {
-        unboundStorage = initialValue
+        state = BindingState(unbound: initialValue, empty: "")
     }
 
     /// An instance bound to the Text object at `path` (see ``bind(doc:path:)-(_,String)``).
@@ -46,14 +43,12 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     }
 
     /// Whether the instance reads and writes a document.
-    public var isBound: Bool { lock.withLock { doc != nil } }
+    public var isBound: Bool { state.isBound }
 
     /// Binds to the Text object at a dot-separated `path`, such as `.notes.[0].title`.
     /// See ``bind(doc:path:)-(_,[AnyCodingKey])``.
     public func bind(doc: Document, path: String) throws {
-        let keys: [AnyCodingKey]
-        do { keys = try AnyCodingKey.parsePath(path) } catch { throw BindingError.InvalidPath("\(path): \(error)") }
-        try bind(doc: doc, path: keys)
+        try bind(doc: doc, path: BindingPlace.keys(path))
     }
 
     /// Binds to the Text object at `path`, creating it (and missing maps and
@@ -62,18 +57,15 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// - Throws: ``BindingError/NotText`` if something other than text is at
     ///   the path, ``BindingError/InvalidPath(_:)`` if the path can't be followed.
     public func bind(doc: Document, path: [AnyCodingKey]) throws {
-        let target: PathResolver.WriteTarget?
-        do { target = try PathResolver(doc: doc).write(path, strategy: .createWhenNeeded) } catch {
-            throw BindingError.InvalidPath("\(path.stringPath()): \(error)")
-        }
-        guard let target else { throw BindingError.InvalidPath("the root of a document is a map, not text") }
-        if target.steps.count == 1, case .Object(let id, .Text)? = target.existing {
+        switch try BindingPlace(doc: doc, path: path, kind: "text") {
+        case .existing(.Object(let id, .Text), _):
             try bind(doc: doc, id: id)
-            return
+        case .existing:
+            throw BindingError.NotText
+        case .missing(let target):
+            let slot = try PlanWriter(doc: doc).create(.text(self), along: target)
+            if case .Object(let id, .Text)? = try doc.value(at: slot) { attach(doc: doc, id: id) }
         }
-        guard target.steps.count > 1 || target.existing == nil else { throw BindingError.NotText }
-        let slot = try PlanWriter(doc: doc).create(.text(self), along: target)
-        if case .Object(let id, .Text)? = try doc.value(at: slot) { attach(doc: doc, id: id) }
     }
 
     /// Binds to the Text object `id`. If the instance holds a non-empty value,
@@ -81,7 +73,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// - Throws: ``BindingError/NotText`` if `id` is not a Text object of `doc`.
     public func bind(doc: Document, id: ObjId) throws {
         guard (try? doc.checkedObjectType(obj: id)) == .Text else { throw BindingError.NotText }
-        let pending = lock.withLock { unboundStorage }
+        let pending = state.unboundValue
         if !pending.isEmpty { try doc.updateText(obj: id, value: pending) }
         attach(doc: doc, id: id)
     }
@@ -91,24 +83,23 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     /// write, the instance unbinds and keeps the value (``isBound`` turns false).
     public var value: String {
         get {
-            let (doc, objId, unbound) = lock.withLock { (self.doc, self.objId, unboundStorage) }
-            guard let doc, let objId else { return unbound }
+            let (binding, unbound) = state.snapshot
+            guard case let (doc, objId)? = binding else { return unbound }
             return (try? doc.text(obj: objId)) ?? unbound
         }
         set {
-            let (doc, objId) = lock.withLock { (self.doc, self.objId) }
-            if let doc, let objId {
+            if case let (doc, objId)? = state.binding {
                 do {
                     if try doc.text(obj: objId).utf8.elementsEqual(newValue.utf8) { return }
                     sendObjectWillChange()
                     try doc.updateText(obj: objId, value: newValue)
                     return
                 } catch {
-                    lock.withLock { self.doc = nil; self.objId = nil }
+                    state.unbind()
                 }
             }
             sendObjectWillChange()
-            lock.withLock { unboundStorage = newValue }
+            state.updateUnbound { $0 = newValue }
         }
     }
 
@@ -116,23 +107,18 @@ public final class AutomergeText: Codable, @unchecked Sendable {
 
     /// Binds without writing (the encoder has already written the content).
     func attach(doc: Document, id: ObjId) {
-        lock.withLock {
-            self.doc = doc
-            objId = id
-            unboundStorage = ""
-        }
+        state.attach(doc: doc, place: id)
     }
 
     /// Whether the instance is bound to the Text object `id` of `doc`.
     func isBound(to doc: Document, id: ObjId) -> Bool {
-        lock.withLock { self.doc === doc && objId == id }
+        state.isBound(to: doc, place: id)
     }
 
-    /// Whether the instance is bound to a document other than `doc`. The
-    /// encoder (re)binds instances that are unbound or bound to the document
-    /// it writes, so that an instance follows its text when a list is reordered.
+    /// Whether the instance is bound to a document other than `doc` (see
+    /// ``BindingState/isBound(toOtherThan:)``).
     func isBound(toOtherThan doc: Document) -> Bool {
-        lock.withLock { self.doc != nil && self.doc !== doc }
+        state.isBound(toOtherThan: doc)
     }
 
     // MARK: Codable
@@ -150,8 +136,7 @@ public final class AutomergeText: Codable, @unchecked Sendable {
             automerge.storage = .text(self)
             return
         }
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(value, forKey: .value)
+        try PlainBoundValueCoding.encode(value, under: CodingKeys.value, to: encoder)
     }
 
     /// With ``AutomergeDecoder`` the instance is bound to the Text object
@@ -159,21 +144,13 @@ public final class AutomergeText: Codable, @unchecked Sendable {
     public required init(from decoder: any Decoder) throws {
         if let automerge = decoder as? AutomergeDecoderImpl {
             guard case .Object(let id, .Text)? = automerge.value else {
-                throw DecodingError.typeMismatch(AutomergeText.self, DecodingError.Context(
-                    codingPath: automerge.codingPath,
-                    debugDescription: "Expected a Text object at \(automerge.codingPath.stringPath()), found \(describeValue(automerge.value))."))
+                throw automerge.boundTypeMismatch(AutomergeText.self, expected: "a Text object")
             }
-            unboundStorage = ""
-            doc = automerge.doc
-            objId = id
+            state = BindingState(doc: automerge.doc, place: id, empty: "")
             return
         }
-        if let container = try? decoder.container(keyedBy: CodingKeys.self),
-           let string = try? container.decode(String.self, forKey: .value) {
-            unboundStorage = string
-        } else {
-            unboundStorage = try decoder.singleValueContainer().decode(String.self)
-        }
+        let string = try PlainBoundValueCoding.decode(String.self, under: CodingKeys.value, from: decoder)
+        state = BindingState(unbound: string, empty: "")
     }
 }
 
@@ -199,8 +176,7 @@ extension AutomergeText: CustomStringConvertible {
 extension AutomergeText: CustomDebugStringConvertible {
     /// `AutomergeText(.path.to.text): value`, or `AutomergeText(unbound): value`.
     public var debugDescription: String {
-        let (doc, objId) = lock.withLock { (self.doc, self.objId) }
-        guard let doc, let objId else { return "AutomergeText(unbound): \(value)" }
+        guard case let (doc, objId)? = state.binding else { return "AutomergeText(unbound): \(value)" }
         let place = (try? doc.path(obj: objId).stringPath()) ?? objId.debugDescription
         return "AutomergeText(\(place)): \(value)"
     }

@@ -22,14 +22,11 @@ import Foundation
 /// A counter in a list is bound to its index; if elements are inserted or
 /// removed before it, decode the model again to rebind.
 public final class Counter: Codable, @unchecked Sendable {
-    private let lock = Lock()
-    private var doc: Document?
-    private var slot: ValueSlot?
-    private var unboundStorage: Int
+    private let state: BindingState<ValueSlot, Int>
 
     /// An unbound counter with `initialValue`.
     public init(_ initialValue: Int = 0) {
-        unboundStorage = initialValue
+        state = BindingState(unbound: initialValue, empty: 0)
     }
 
     /// A counter bound to the counter at `path` (see ``bind(doc:path:)-(_,String)``).
@@ -48,14 +45,12 @@ public final class Counter: Codable, @unchecked Sendable {
     }
 
     /// Whether the counter reads and writes a document.
-    public var isBound: Bool { lock.withLock { doc != nil } }
+    public var isBound: Bool { state.isBound }
 
     /// Binds to the counter at a dot-separated `path`, such as `.stats.views`.
     /// See ``bind(doc:path:)-(_,[AnyCodingKey])``.
     public func bind(doc: Document, path: String) throws {
-        let keys: [AnyCodingKey]
-        do { keys = try AnyCodingKey.parsePath(path) } catch { throw BindingError.InvalidPath("\(path): \(error)") }
-        try bind(doc: doc, path: keys)
+        try bind(doc: doc, path: BindingPlace.keys(path))
     }
 
     /// Binds to the counter at `path`. If a counter is there, the instance's
@@ -65,19 +60,16 @@ public final class Counter: Codable, @unchecked Sendable {
     /// - Throws: ``BindingError/NotCounter`` if another value is at the path,
     ///   ``BindingError/InvalidPath(_:)`` if the path can't be followed.
     public func bind(doc: Document, path: [AnyCodingKey]) throws {
-        let target: PathResolver.WriteTarget?
-        do { target = try PathResolver(doc: doc).write(path, strategy: .createWhenNeeded) } catch {
-            throw BindingError.InvalidPath("\(path.stringPath()): \(error)")
+        switch try BindingPlace(doc: doc, path: path, kind: "a counter") {
+        case .existing(.Scalar(.Counter), let slot):
+            let pending = state.unboundValue
+            if pending != 0 { try doc.increment(at: slot, by: Int64(pending)) }
+            attach(doc: doc, slot: slot)
+        case .existing:
+            throw BindingError.NotCounter
+        case .missing(let target):
+            attach(doc: doc, slot: try PlanWriter(doc: doc).create(.counter(self), along: target))
         }
-        guard let target else { throw BindingError.InvalidPath("the root of a document is a map, not a counter") }
-        if target.steps.count == 1, case .Scalar(.Counter)? = target.existing {
-            let pending = lock.withLock { unboundStorage }
-            if pending != 0 { try doc.increment(at: target.slot, by: Int64(pending)) }
-            attach(doc: doc, slot: target.slot)
-            return
-        }
-        guard target.steps.count > 1 || target.existing == nil else { throw BindingError.NotCounter }
-        attach(doc: doc, slot: try PlanWriter(doc: doc).create(.counter(self), along: target))
     }
 
     /// The counter's value. Setting a bound counter increments it by the
@@ -86,8 +78,8 @@ public final class Counter: Codable, @unchecked Sendable {
     /// unbinds and keeps the value (``isBound`` turns false).
     public var value: Int {
         get {
-            let (doc, slot, unbound) = lock.withLock { (self.doc, self.slot, unboundStorage) }
-            guard let doc, let slot else { return unbound }
+            let (binding, unbound) = state.snapshot
+            guard case let (doc, slot)? = binding else { return unbound }
             if case .Scalar(.Counter(let current))? = try? doc.value(at: slot) { return Int(truncatingIfNeeded: current) }
             return unbound
         }
@@ -100,20 +92,15 @@ public final class Counter: Codable, @unchecked Sendable {
     /// Adds `value` (negative to subtract) to the counter.
     public func increment(by value: Int) {
         sendObjectWillChange()
-        let (doc, slot) = lock.withLock { (self.doc, self.slot) }
-        if let doc, let slot {
+        if case let (doc, slot)? = state.binding {
             do {
                 try doc.increment(at: slot, by: Int64(value))
                 return
             } catch {
-                lock.withLock {
-                    unboundStorage = self.value(in: doc, at: slot) ?? unboundStorage
-                    self.doc = nil
-                    self.slot = nil
-                }
+                state.unbind { unbound in self.value(in: doc, at: slot) ?? unbound }
             }
         }
-        lock.withLock { unboundStorage &+= value }
+        state.updateUnbound { $0 &+= value }
     }
 
     private func value(in doc: Document, at slot: ValueSlot) -> Int? {
@@ -125,22 +112,18 @@ public final class Counter: Codable, @unchecked Sendable {
 
     /// Binds without writing (the encoder has already written the value).
     func attach(doc: Document, slot: ValueSlot) {
-        lock.withLock {
-            self.doc = doc
-            self.slot = slot
-            unboundStorage = 0
-        }
+        state.attach(doc: doc, place: slot)
     }
 
     /// Whether the counter is bound to `slot` of `doc`.
     func isBound(to doc: Document, slot: ValueSlot) -> Bool {
-        lock.withLock { self.doc === doc && self.slot == slot }
+        state.isBound(to: doc, place: slot)
     }
 
-    /// Whether the counter is bound to a document other than `doc` (the
-    /// encoder rebinds counters that are unbound or bound to the document it writes).
+    /// Whether the counter is bound to a document other than `doc` (see
+    /// ``BindingState/isBound(toOtherThan:)``).
     func isBound(toOtherThan doc: Document) -> Bool {
-        lock.withLock { self.doc != nil && self.doc !== doc }
+        state.isBound(toOtherThan: doc)
     }
 
     // MARK: Codable
@@ -156,8 +139,7 @@ public final class Counter: Codable, @unchecked Sendable {
             automerge.storage = .counter(self)
             return
         }
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(value, forKey: .value)
+        try PlainBoundValueCoding.encode(value, under: CodingKeys.value, to: encoder)
     }
 
     /// With ``AutomergeDecoder`` the instance is bound to the counter being
@@ -165,21 +147,13 @@ public final class Counter: Codable, @unchecked Sendable {
     public required init(from decoder: any Decoder) throws {
         if let automerge = decoder as? AutomergeDecoderImpl {
             guard case .Scalar(.Counter)? = automerge.value, let slot = automerge.slot else {
-                throw DecodingError.typeMismatch(Counter.self, DecodingError.Context(
-                    codingPath: automerge.codingPath,
-                    debugDescription: "Expected a counter at \(automerge.codingPath.stringPath()), found \(describeValue(automerge.value))."))
+                throw automerge.boundTypeMismatch(Counter.self, expected: "a counter")
             }
-            unboundStorage = 0
-            doc = automerge.doc
-            self.slot = slot
+            state = BindingState(doc: automerge.doc, place: slot, empty: 0)
             return
         }
-        if let container = try? decoder.container(keyedBy: CodingKeys.self),
-           let number = try? container.decode(Int.self, forKey: .value) {
-            unboundStorage = number
-        } else {
-            unboundStorage = try decoder.singleValueContainer().decode(Int.self)
-        }
+        let number = try PlainBoundValueCoding.decode(Int.self, under: CodingKeys.value, from: decoder)
+        state = BindingState(unbound: number, empty: 0)
     }
 }
 

@@ -89,6 +89,13 @@ final class AutomergeDecoderImpl: Decoder {
         return .typeMismatch(type, DecodingError.Context(
             codingPath: path, debugDescription: "Expected \(expected) at \(path.stringPath()), found \(describeValue(found))."))
     }
+
+    /// The error for a bound type (``AutomergeText``, ``Counter``) whose
+    /// value here is not of its kind: a type mismatch even when there is no value.
+    func boundTypeMismatch(_ type: Any.Type, expected: String) -> DecodingError {
+        .typeMismatch(type, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "Expected \(expected) at \(codingPath.stringPath()), found \(describeValue(value))."))
+    }
 }
 
 /// Reads the decoder's value as one value.
