@@ -35,8 +35,30 @@ extension ColumnReader {
     }
 }
 
+/// A column of runs, each announced by a header that ``startRun()`` reads.
+protocol RunReader: ColumnReader {
+    /// Items left in the current run.
+    var remaining: UInt64 { get }
+    /// Whether every run's header has been read.
+    var isPastLastRun: Bool { get }
+    /// Reads the next run's header; only valid when not ``isPastLastRun``.
+    mutating func startRun() throws(LoadError)
+}
+
+extension RunReader {
+    /// Whether every item has been read (reading past empty runs, which a
+    /// lenient column may hold).
+    mutating func isAtEnd() throws(LoadError) -> Bool {
+        while remaining == 0 {
+            if isPastLastRun { return true }
+            try startRun()
+        }
+        return false
+    }
+}
+
 /// Reads an RLE column (see ``RLEColumn``).
-struct RLEReader<V: RLEValue>: ColumnReader {
+struct RLEReader<V: RLEValue>: RunReader {
     private enum Previous {
         case none, run(V), literal(V), nulls
     }
@@ -51,7 +73,7 @@ struct RLEReader<V: RLEValue>: ColumnReader {
     private let check: ColumnCheck
     private var run = Run.nulls
     /// Items left in the current run.
-    private var remaining: UInt64 = 0
+    private(set) var remaining: UInt64 = 0
     private var previous = Previous.none
     /// The last value of the literal run being read, if any yet.
     private var previousLiteral: V?
@@ -65,15 +87,8 @@ struct RLEReader<V: RLEValue>: ColumnReader {
         self.check = check
     }
 
-    /// Whether every item has been read (reading past empty runs, which a
-    /// lenient column may hold).
-    mutating func isAtEnd() throws(LoadError) -> Bool {
-        while remaining == 0 {
-            if index >= data.endIndex { return true }
-            try startRun()
-        }
-        return false
-    }
+    var isPastLastRun: Bool { index >= data.endIndex }
+
 
     /// The next item, nil for a null. Only valid when not ``isAtEnd()``.
     @inline(__always)
@@ -90,7 +105,7 @@ struct RLEReader<V: RLEValue>: ColumnReader {
 
     private func reject(_ reason: String) -> LoadError { .nonCanonicalColumn(column: column, reason: reason) }
 
-    private mutating func startRun() throws(LoadError) {
+    mutating func startRun() throws(LoadError) {
         precondition(index < data.endIndex, "read past the end of column \(column)")
         // Through a local: the generic struct's fields cannot be proven disjoint.
         var position = index
@@ -175,14 +190,14 @@ struct DeltaReader: ColumnReader {
 }
 
 /// Reads a boolean column (see ``BooleanColumn``).
-struct BooleanReader: ColumnReader {
+struct BooleanReader: RunReader {
     private let data: ArraySlice<UInt8>
     private var index: Int
     private let column: String
     private let check: ColumnCheck
     /// The value of the current run (runs alternate, starting with false).
     private var value = true
-    private var remaining: UInt64 = 0
+    private(set) var remaining: UInt64 = 0
     private var runIndex = 0
     private(set) var produced = 0
 
@@ -193,13 +208,8 @@ struct BooleanReader: ColumnReader {
         self.check = check
     }
 
-    mutating func isAtEnd() throws(LoadError) -> Bool {
-        while remaining == 0 {
-            if index >= data.endIndex { return true }
-            try startRun()
-        }
-        return false
-    }
+    var isPastLastRun: Bool { index >= data.endIndex }
+
 
     @inline(__always)
     mutating func next() throws(LoadError) -> Bool {
@@ -209,7 +219,7 @@ struct BooleanReader: ColumnReader {
         return value
     }
 
-    private mutating func startRun() throws(LoadError) {
+    mutating func startRun() throws(LoadError) {
         precondition(index < data.endIndex, "read past the end of column \(column)")
         let count = try LEB128.readUnsigned(data, at: &index, mode: .lenient, what: column)
         if check.canonical && count == 0 {
