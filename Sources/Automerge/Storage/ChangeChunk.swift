@@ -143,6 +143,7 @@ enum ChangeChunk {
         let layout = try ColumnLayout.read(&reader, section: "change op")
         if layout.columns.contains(where: { $0.spec.deflate }) { throw .compressedColumnInChange }
         var columns = [(spec: ColumnSpec, bytes: ArraySlice<UInt8>)]()
+        columns.reserveCapacity(layout.columns.count)
         for column in layout.columns {
             columns.append((column.spec, try reader.readBytes(UInt64(column.length), "change op column \(column.spec)")))
         }
