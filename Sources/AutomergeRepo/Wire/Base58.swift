@@ -69,8 +69,9 @@ enum Base58 {
     }
 }
 
-/// Why a string is not base58, or not base58check.
-enum Base58Error: Error, Equatable, Sendable {
+/// Why a string is not base58, or not base58check (what a document id and
+/// each head of an `automerge:` URL are).
+public enum Base58Error: Error, Equatable, Sendable {
     /// The byte at `offset` (of the string's UTF-8) is not one of the 58 digits.
     case invalidCharacter(offset: Int)
     /// The string has `length` bytes, more than `limit`.
