@@ -11,6 +11,8 @@ let package = Package(
         // A Cloudant-Sync-style datastore of Automerge documents on SQLite (GRDB).
         .library(name: "AutomergeStore", targets: ["AutomergeStore"]),
         .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),
+        // The automerge-repo network's wire forms: CBOR, bs58check, document ids and `automerge:` URLs.
+        .library(name: "AutomergeRepo", targets: ["AutomergeRepo"]),
         // What each fuzz target does with its input; used by Fuzz/Package.swift and the corpus replay test.
         .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
         .executable(name: "automerge", targets: ["AutomergeCLI"]),
@@ -49,6 +51,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "AutomergeRepo", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "AutomergeConformance",
             dependencies: ["Automerge", "StrictJSON", .product(name: "Crypto", package: "swift-crypto")]
@@ -89,6 +92,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "AutomergeRepoTests", dependencies: ["AutomergeRepo"]),
         // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.
         .testTarget(name: "AutomergeCompatibilityTests", dependencies: ["Automerge", "AutomergeUtilities"]),
     ]
