@@ -6,8 +6,8 @@ import Testing
 /// ``RepoMessageError`` that names what is wrong, never in a trap.
 @Suite("Repo messages: typed errors")
 struct RepoMessageErrorTests {
-    static let sync = RepoMessage.sync(.init(senderId: Sample.client, targetId: Sample.server,
-                                             documentId: Sample.documentId, data: Sample.syncData))
+    static let sync = RepoMessage.sync(senderId: Sample.client, targetId: Sample.server,
+                                       documentId: Sample.documentId, data: Sample.syncData)
 
     /// `message` written with field `key` set to `value`, or left out when `value` is nil.
     func bytes(_ message: RepoMessage, setting key: String, to value: CBORValue?) -> [UInt8] {
@@ -19,21 +19,21 @@ struct RepoMessageErrorTests {
 
     /// Each message kind with the fields it cannot do without.
     static let required: [(RepoMessage, [String])] = [
-        (.join(.init(senderId: Sample.client)), ["senderId"]),
-        (.peer(.init(senderId: Sample.server, targetId: Sample.client)), ["senderId", "selectedProtocolVersion", "targetId"]),
-        (.error(.init(message: "no")), ["message"]),
-        (.leave(.init(senderId: Sample.client)), ["senderId"]),
+        (.join(senderId: Sample.client), ["senderId"]),
+        (.peer(senderId: Sample.server, targetId: Sample.client), ["senderId", "selectedProtocolVersion", "targetId"]),
+        (.error(message: "no"), ["message"]),
+        (.leave(senderId: Sample.client), ["senderId"]),
         (sync, ["senderId", "targetId", "documentId", "data"]),
-        (.request(.init(senderId: Sample.client, targetId: Sample.server, documentId: Sample.documentId, data: [1])),
+        (.request(senderId: Sample.client, targetId: Sample.server, documentId: Sample.documentId, data: [1]),
          ["senderId", "targetId", "documentId", "data"]),
-        (.docUnavailable(.init(senderId: Sample.server, targetId: Sample.client, documentId: Sample.documentId)),
+        (.docUnavailable(senderId: Sample.server, targetId: Sample.client, documentId: Sample.documentId),
          ["senderId", "targetId", "documentId"]),
-        (.ephemeral(.init(senderId: Sample.client, targetId: Sample.server, count: 1, sessionId: "s",
-                          documentId: Sample.documentId, data: [1])),
+        (.ephemeral(senderId: Sample.client, targetId: Sample.server, count: 1, sessionId: "s",
+                    documentId: Sample.documentId, data: [1]),
          ["senderId", "targetId", "count", "sessionId", "documentId", "data"]),
-        (.remoteSubscriptionChange(.init(senderId: Sample.client, targetId: Sample.server)), ["senderId", "targetId"]),
-        (.remoteHeadsChanged(.init(senderId: Sample.server, targetId: Sample.client, documentId: Sample.documentId,
-                                   newHeads: [:])), ["senderId", "targetId", "documentId", "newHeads"]),
+        (.remoteSubscriptionChange(senderId: Sample.client, targetId: Sample.server), ["senderId", "targetId"]),
+        (.remoteHeadsChanged(senderId: Sample.server, targetId: Sample.client, documentId: Sample.documentId,
+                             newHeads: [:]), ["senderId", "targetId", "documentId", "newHeads"]),
     ]
 
     @Test("a required field that is absent, null or undefined is missingField(name)")

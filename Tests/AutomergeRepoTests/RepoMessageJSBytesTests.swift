@@ -12,60 +12,60 @@ import Testing
 struct RepoMessageJSBytesTests {
     func decode(_ bytes: [UInt8]) throws -> RepoMessage { try RepoMessage(decoding: bytes) }
 
-    @Test("join, as WebSocketClientAdapter's joinMessage() writes it")
+    /// A Repo's peer metadata, `{ storageId, isEphemeral }` (src/Repo.ts, myPeerMetadata); a
+    /// repo without storage sets storageId to `await storageSubsystem?.id()`, i.e. undefined.
+    func metadata(storageId: String?, isEphemeral: Bool) -> [UInt8] {
+        HandCBOR.map(["storageId": storageId.map(HandCBOR.text) ?? HandCBOR.undefined,
+                      "isEphemeral": isEphemeral ? HandCBOR.true : HandCBOR.false])
+    }
+
+    @Test("join, as WebSocketClientAdapter's joinMessage() writes it, from a repo with storage and one without")
     func join() throws {
         // automerge-repo-network-websocket/src/WebSocketClientAdapter.ts, joinMessage():
         // { type: "join", senderId, peerMetadata, supportedProtocolVersions: [ProtocolV1] } (ProtocolV1 = "1",
-        // protocolVersion.ts); peerMetadata is the Repo's { storageId, isEphemeral } (src/Repo.ts, myPeerMetadata).
-        let bytes = HandCBOR.map([
-            "type": HandCBOR.text("join"),
-            "senderId": HandCBOR.text("client-3c2e"),
-            "peerMetadata": HandCBOR.map(["storageId": HandCBOR.text("a1b2c3d4-storage"), "isEphemeral": HandCBOR.false]),
-            "supportedProtocolVersions": HandCBOR.array([HandCBOR.text("1")]),
-        ])
-        #expect(try decode(bytes) == .join(.init(senderId: Sample.client, supportedProtocolVersions: ["1"],
-                                                 peerMetadata: PeerMetadata(storageId: Sample.clientStorage))))
+        // protocolVersion.ts); peerMetadata is the Repo's (see `metadata`).
+        let repos: [(storageId: String?, isEphemeral: Bool, expected: PeerMetadata)] = [
+            ("a1b2c3d4-storage", false, PeerMetadata(storageId: Sample.clientStorage)),
+            (nil, true, PeerMetadata(storageId: nil, isEphemeral: true)),
+        ]
+        for repo in repos {
+            let bytes = HandCBOR.map([
+                "type": HandCBOR.text("join"),
+                "senderId": HandCBOR.text("client-3c2e"),
+                "peerMetadata": metadata(storageId: repo.storageId, isEphemeral: repo.isEphemeral),
+                "supportedProtocolVersions": HandCBOR.array([HandCBOR.text("1")]),
+            ])
+            #expect(try decode(bytes) == .join(senderId: Sample.client, supportedProtocolVersions: ["1"],
+                                               peerMetadata: repo.expected))
+        }
     }
 
-    @Test("join from a repo without storage: storageId undefined; or metadata under samod's key")
+    @Test("join with its metadata under the README's key, or without supportedProtocolVersions")
     func joinVariants() throws {
-        // A Repo without a storage adapter sets storageId to `await storageSubsystem?.id()`, i.e. undefined.
-        let noStorage = HandCBOR.map([
-            "type": HandCBOR.text("join"),
-            "senderId": HandCBOR.text("client-3c2e"),
-            "peerMetadata": HandCBOR.map(["storageId": HandCBOR.undefined, "isEphemeral": HandCBOR.true]),
-            "supportedProtocolVersions": HandCBOR.array([HandCBOR.text("1")]),
-        ])
-        #expect(try decode(noStorage) == .join(.init(senderId: Sample.client,
-                                                     peerMetadata: PeerMetadata(storageId: nil, isEphemeral: true))))
         // The websocket README's CDDL names the entry `metadata` (samod reads both); an adapter
         // connected without metadata sends `{}` (WebSocketClientAdapter.connect: `peerMetadata ?? {}`).
-        let underMetadata = HandCBOR.map([
-            "type": HandCBOR.text("join"),
-            "senderId": HandCBOR.text("client-3c2e"),
-            "supportedProtocolVersions": HandCBOR.array([HandCBOR.text("1")]),
-            "metadata": HandCBOR.map([:]),
-        ])
-        #expect(try decode(underMetadata) == .join(.init(senderId: Sample.client, peerMetadata: PeerMetadata())))
+        let underMetadata = HandCBOR.map(["type": HandCBOR.text("join"), "senderId": HandCBOR.text("client-3c2e"),
+                                          "supportedProtocolVersions": HandCBOR.array([HandCBOR.text("1")]),
+                                          "metadata": HandCBOR.map([:])])
+        #expect(try decode(underMetadata) == .join(senderId: Sample.client, peerMetadata: PeerMetadata()))
         // WebSocketServerAdapter's selectProtocol() takes an absent supportedProtocolVersions as version 1.
         let bare = HandCBOR.map(["type": HandCBOR.text("join"), "senderId": HandCBOR.text("client-3c2e")])
-        #expect(try decode(bare) == .join(.init(senderId: Sample.client, supportedProtocolVersions: nil)))
+        #expect(try decode(bare) == .join(senderId: Sample.client, supportedProtocolVersions: nil))
     }
 
     @Test("peer, as WebSocketServerAdapter answers a join")
     func peer() throws {
         // WebSocketServerAdapter.ts, receiveMessage(): { type: "peer", senderId, peerMetadata,
-        // selectedProtocolVersion: ProtocolV1, targetId }; a sync server without storage id sends storageId undefined.
+        // selectedProtocolVersion: ProtocolV1, targetId }; peerMetadata is the server Repo's.
         let bytes = HandCBOR.map([
             "type": HandCBOR.text("peer"),
             "senderId": HandCBOR.text("storage-server-sync-automerge-org"),
-            "peerMetadata": HandCBOR.map(["storageId": HandCBOR.text("e5f6a7b8-storage"), "isEphemeral": HandCBOR.false]),
+            "peerMetadata": metadata(storageId: "e5f6a7b8-storage", isEphemeral: false),
             "selectedProtocolVersion": HandCBOR.text("1"),
             "targetId": HandCBOR.text("client-3c2e"),
         ])
-        #expect(try decode(bytes) == .peer(.init(senderId: Sample.server, selectedProtocolVersion: "1",
-                                                 targetId: Sample.client,
-                                                 peerMetadata: PeerMetadata(storageId: Sample.otherStorage))))
+        #expect(try decode(bytes) == .peer(senderId: Sample.server, selectedProtocolVersion: "1", targetId: Sample.client,
+                                           peerMetadata: PeerMetadata(storageId: Sample.otherStorage)))
     }
 
     @Test("error, as WebSocketServerAdapter refuses a protocol version; and as samod writes it")
@@ -77,18 +77,18 @@ struct RepoMessageJSBytesTests {
             "message": HandCBOR.text("unsupported protocol version"),
             "targetId": HandCBOR.text("client-3c2e"),
         ])
-        #expect(try decode(js) == .error(.init(message: "unsupported protocol version",
-                                               senderId: Sample.server, targetId: Sample.client)))
+        #expect(try decode(js) == .error(message: "unsupported protocol version", senderId: Sample.server,
+                                         targetId: Sample.client))
         // samod-core/src/network/wire_protocol.rs and the README's CDDL: { type: "error", message }.
         let samod = HandCBOR.map(["type": HandCBOR.text("error"), "message": HandCBOR.text("bad")])
-        #expect(try decode(samod) == .error(.init(message: "bad")))
+        #expect(try decode(samod) == .error(message: "bad"))
     }
 
     @Test("leave, as the websocket README's CDDL has it")
     func leave() throws {
         // README.md, "Leave": { type: "leave", senderId }. Written out in full:
         let bytes = hex("a2 64 74797065 65 6c65617665 68 73656e6465724964 6b 636c69656e742d33633265")
-        #expect(try decode(bytes) == .leave(.init(senderId: Sample.client)))
+        #expect(try decode(bytes) == .leave(senderId: Sample.client))
     }
 
     @Test("sync and request, as DocSynchronizer makes them and NetworkSubsystem adds senderId")
@@ -103,9 +103,11 @@ struct RepoMessageJSBytesTests {
                 "data": HandCBOR.bytes(Sample.syncData),
                 "senderId": HandCBOR.text("client-3c2e"),
             ])
-            let body = RepoMessage.Sync(senderId: Sample.client, targetId: Sample.server,
-                                        documentId: Sample.documentId, data: Sample.syncData)
-            #expect(try decode(bytes) == (type == "sync" ? .sync(body) : .request(body)))
+            let expected: RepoMessage = type == "sync"
+                ? .sync(senderId: Sample.client, targetId: Sample.server, documentId: Sample.documentId, data: Sample.syncData)
+                : .request(senderId: Sample.client, targetId: Sample.server, documentId: Sample.documentId,
+                           data: Sample.syncData)
+            #expect(try decode(bytes) == expected)
         }
     }
 
@@ -118,8 +120,8 @@ struct RepoMessageJSBytesTests {
             "targetId": HandCBOR.text("client-3c2e"),
             "senderId": HandCBOR.text("storage-server-sync-automerge-org"),
         ])
-        #expect(try decode(bytes) == .docUnavailable(.init(senderId: Sample.server, targetId: Sample.client,
-                                                           documentId: Sample.documentId)))
+        #expect(try decode(bytes) == .docUnavailable(senderId: Sample.server, targetId: Sample.client,
+                                                     documentId: Sample.documentId))
     }
 
     @Test("ephemeral, as DocSynchronizer makes it and NetworkSubsystem numbers it")
@@ -137,9 +139,9 @@ struct RepoMessageJSBytesTests {
             "sessionId": HandCBOR.text("k3j5h2q9x1"),
             "senderId": HandCBOR.text("client-3c2e"),
         ])
-        #expect(try decode(bytes) == .ephemeral(.init(senderId: Sample.client, targetId: Sample.server, count: 3,
-                                                      sessionId: "k3j5h2q9x1", documentId: Sample.documentId,
-                                                      data: presence)))
+        #expect(try decode(bytes) == .ephemeral(senderId: Sample.client, targetId: Sample.server, count: 3,
+                                                sessionId: "k3j5h2q9x1", documentId: Sample.documentId,
+                                                data: presence))
     }
 
     @Test("remote-subscription-change, as Repo.ts relays a subscription, with remove undefined")
@@ -153,8 +155,8 @@ struct RepoMessageJSBytesTests {
             "remove": HandCBOR.undefined,
             "senderId": HandCBOR.text("client-3c2e"),
         ])
-        #expect(try decode(bytes) == .remoteSubscriptionChange(.init(senderId: Sample.client, targetId: Sample.server,
-                                                                      add: [Sample.otherStorage], remove: nil)))
+        #expect(try decode(bytes) == .remoteSubscriptionChange(senderId: Sample.client, targetId: Sample.server,
+                                                               add: [Sample.otherStorage], remove: nil))
     }
 
     @Test("remote-heads-changed, as Repo.ts reports heads, the timestamp as an integer or a float64")
@@ -176,9 +178,9 @@ struct RepoMessageJSBytesTests {
                 ]),
                 "senderId": HandCBOR.text("storage-server-sync-automerge-org"),
             ])
-            let expected = RepoMessage.remoteHeadsChanged(.init(
+            let expected = RepoMessage.remoteHeadsChanged(
                 senderId: Sample.server, targetId: Sample.client, documentId: Sample.documentId,
-                newHeads: [Sample.otherStorage: RemoteHeads(heads: ["An6Ui6sE1F"], timestamp: 1_752_000_000_000)]))
+                newHeads: [Sample.otherStorage: RemoteHeads(heads: ["An6Ui6sE1F"], timestamp: 1_752_000_000_000)])
             #expect(try decode(bytes) == expected)
         }
     }
@@ -202,7 +204,7 @@ struct RepoMessageJSBytesTests {
         bytes += HandCBOR.text("senderId") + HandCBOR.text("client-3c2e")
         bytes += HandCBOR.text("traceparent") + HandCBOR.array([HandCBOR.null])
         bytes += [0x01] + HandCBOR.text("an integer key")
-        #expect(try decode(bytes) == .leave(.init(senderId: Sample.client)))
+        #expect(try decode(bytes) == .leave(senderId: Sample.client))
     }
 
     @Test("a document id sent as its 16 bytes is read, as samod reads it")
@@ -213,14 +215,14 @@ struct RepoMessageJSBytesTests {
             "targetId": HandCBOR.text("client-3c2e"),
             "senderId": HandCBOR.text("storage-server-sync-automerge-org"),
         ])
-        #expect(try decode(bytes) == .docUnavailable(.init(senderId: Sample.server, targetId: Sample.client,
-                                                           documentId: Sample.documentId)))
+        #expect(try decode(bytes) == .docUnavailable(senderId: Sample.server, targetId: Sample.client,
+                                                     documentId: Sample.documentId))
     }
 
     @Test("lengths in a longer form than needed are read, as cbor-x may write them")
     func nonPreferredLengths() throws {
         // "leave" with each string's length in a one-byte argument (0x78 n) instead of in the head.
         let bytes = hex("b9 0002  78 04 74797065  78 05 6c65617665  78 08 73656e6465724964  78 0b 636c69656e742d33633265")
-        #expect(try decode(bytes) == .leave(.init(senderId: Sample.client)))
+        #expect(try decode(bytes) == .leave(senderId: Sample.client))
     }
 }

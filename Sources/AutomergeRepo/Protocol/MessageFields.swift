@@ -43,13 +43,30 @@ struct MessageFields {
         return value
     }
 
+    /// Field `key` as `extract` reads it; `nil` when absent, `null` or
+    /// `undefined`; wrongType(`expected`) when `extract` finds another kind.
+    func optional<T>(_ key: String, as expected: RepoMessageError.ValueKind,
+                     _ extract: (CBORValue) -> T?) throws(RepoMessageError) -> T? {
+        guard let value = optional(key) else { return nil }
+        guard let result = extract(value) else {
+            throw .wrongType(field: name(key), expected: expected, found: value.kind)
+        }
+        return result
+    }
+
+    /// Field `key` as `extract` reads it, which must be present.
+    func required<T>(_ key: String, as expected: RepoMessageError.ValueKind,
+                     _ extract: (CBORValue) -> T?) throws(RepoMessageError) -> T {
+        guard let result = try optional(key, as: expected, extract) else { throw .missingField(name(key)) }
+        return result
+    }
+
     func text(_ key: String) throws(RepoMessageError) -> String {
-        try Self.text(required(key), field: name(key))
+        try required(key, as: .textString, \.textValue)
     }
 
     func optionalText(_ key: String) throws(RepoMessageError) -> String? {
-        guard let value = optional(key) else { return nil }
-        return try Self.text(value, field: name(key))
+        try optional(key, as: .textString, \.textValue)
     }
 
     func peerId(_ key: String) throws(RepoMessageError) -> PeerId {
@@ -61,33 +78,27 @@ struct MessageFields {
     }
 
     func bytes(_ key: String) throws(RepoMessageError) -> [UInt8] {
-        let value = try required(key)
-        guard case .byteString(let bytes) = value else {
-            throw .wrongType(field: name(key), expected: .byteString, found: value.kind)
-        }
-        return bytes
+        try required(key, as: .byteString, \.bytesValue)
     }
 
     func optionalBool(_ key: String) throws(RepoMessageError) -> Bool? {
-        guard let value = optional(key) else { return nil }
-        guard case .bool(let flag) = value else {
-            throw .wrongType(field: name(key), expected: .boolean, found: value.kind)
+        try optional(key, as: .boolean) { value in
+            if case .bool(let flag) = value { return flag }
+            return nil
         }
-        return flag
     }
 
     /// A whole number: an unsigned integer, or a float holding a whole
     /// non-negative value (cbor-x may write a JavaScript number as a float64,
     /// as samod notes for `count` and `timestamp`).
     func unsigned(_ key: String) throws(RepoMessageError) -> UInt64 {
-        let value = try required(key)
-        switch value {
-        case .unsigned(let number): return number
-        case .float(let number):
-            if let whole = UInt64(exactly: number) { return whole }
-        default: break
+        try required(key, as: .unsignedInteger) { value in
+            switch value {
+            case .unsigned(let number): return number
+            case .float(let number): return UInt64(exactly: number)
+            default: return nil
+            }
         }
-        throw .wrongType(field: name(key), expected: .unsignedInteger, found: value.kind)
     }
 
     /// A document id: its base58check string, as automerge-repo writes it, or
@@ -110,10 +121,10 @@ struct MessageFields {
     }
 
     func optionalTextArray(_ key: String) throws(RepoMessageError) -> [String]? {
-        guard let value = optional(key) else { return nil }
-        guard case .array(let items) = value else {
-            throw .wrongType(field: name(key), expected: .array, found: value.kind)
-        }
+        guard let items = try optional(key, as: .array, { value -> [CBORValue]? in
+            if case .array(let items) = value { return items }
+            return nil
+        }) else { return nil }
         var texts: [String] = []
         texts.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
@@ -124,11 +135,10 @@ struct MessageFields {
 
     /// The entries of the map in field `key`, which must be present.
     func map(_ key: String) throws(RepoMessageError) -> [CBORValue.MapEntry] {
-        let value = try required(key)
-        guard case .map(let pairs) = value else {
-            throw .wrongType(field: name(key), expected: .map, found: value.kind)
+        try required(key, as: .map) { value in
+            if case .map(let pairs) = value { return pairs }
+            return nil
         }
-        return pairs
     }
 
     /// The fields of the map in field `key`; `nil` when it is absent, `null` or `undefined`.

@@ -8,32 +8,74 @@
 /// and `ephemeral`, and the remote-heads gossip
 /// `remote-subscription-change` and `remote-heads-changed`.
 ///
+/// Each associated value is named as its entry on the wire (`senderId`,
+/// `documentId`, ...). Document ids are written as their base58check
+/// string, `data` as a CBOR byte string.
+///
 /// A message of any other `type` decodes to ``unknown(type:)`` rather than
 /// failing: automerge-repo drops messages it does not know, and a peer
 /// should do the same. Read one with ``init(decoding:maximumSize:)`` and
 /// write one with ``encoded()``.
 public enum RepoMessage: Hashable, Sendable {
-    /// `join`: the connecting peer's first message.
-    case join(Join)
-    /// `peer`: the answer to `join`, with the version chosen.
-    case peer(Peer)
-    /// `error`: the sender is about to close the connection, and says why.
-    case error(ErrorReport)
+    /// `join`: the connecting peer's first message, before anything else.
+    ///
+    /// - `supportedProtocolVersions`: the versions the sender speaks, `["1"]`
+    ///   today; `nil` when the entry is absent, which automerge-repo's
+    ///   WebSocket server takes as version "1" (samod refuses it).
+    /// - `peerMetadata`: the sender's storage id and whether it is ephemeral,
+    ///   read from `peerMetadata` or else `metadata`; `nil` when neither is there.
+    case join(senderId: PeerId, supportedProtocolVersions: [String]? = [RepoMessage.protocolVersion1],
+              peerMetadata: PeerMetadata? = nil)
+
+    /// `peer`: the accepting peer's answer to `join`.
+    ///
+    /// - `selectedProtocolVersion`: the version chosen from the `join`'s list, "1".
+    /// - `targetId`: the connecting peer, from its `join`.
+    /// - `peerMetadata`: as in ``join(senderId:supportedProtocolVersions:peerMetadata:)``.
+    case peer(senderId: PeerId, selectedProtocolVersion: String = RepoMessage.protocolVersion1, targetId: PeerId,
+              peerMetadata: PeerMetadata? = nil)
+
+    /// `error`: the sender will close the connection, because of `message`.
+    ///
+    /// automerge-repo's WebSocket server also writes `senderId` and
+    /// `targetId`; samod writes only `message`. Both forms are read.
+    case error(message: String, senderId: PeerId? = nil, targetId: PeerId? = nil)
+
     /// `leave`: the sender is about to disconnect (advisory).
-    case leave(Leave)
-    /// `sync`: an Automerge sync message about one document.
-    case sync(Sync)
+    case leave(senderId: PeerId)
+
+    /// `sync`: an Automerge sync message (`data`) about one document.
+    case sync(senderId: PeerId, targetId: PeerId, documentId: DocumentId, data: [UInt8])
+
     /// `request`: the first sync message about a document the sender does
     /// not have; the receiver answers `doc-unavailable` if it has none either.
-    case request(Sync)
+    case request(senderId: PeerId, targetId: PeerId, documentId: DocumentId, data: [UInt8])
+
     /// `doc-unavailable`: neither the sender nor any of its peers has the document.
-    case docUnavailable(DocUnavailable)
-    /// `ephemeral`: application data about a document (presence, cursors), not stored.
-    case ephemeral(Ephemeral)
-    /// `remote-subscription-change`: the storage ids whose heads the sender wants to hear of.
-    case remoteSubscriptionChange(RemoteSubscriptionChange)
-    /// `remote-heads-changed`: the heads a document has reached in other peers' storage.
-    case remoteHeadsChanged(RemoteHeadsChanged)
+    case docUnavailable(senderId: PeerId, targetId: PeerId, documentId: DocumentId)
+
+    /// `ephemeral`: application data (presence, cursors) about a document, relayed and never stored.
+    ///
+    /// - `count`: the sequence number in the sender's session; a receiver
+    ///   drops a message whose count is not above the last one it saw from
+    ///   the same `senderId` and `sessionId`, which stops gossip loops.
+    /// - `sessionId`: a random string the sender picks when it starts.
+    /// - `data`: the application's bytes (CBOR in practice).
+    case ephemeral(senderId: PeerId, targetId: PeerId, count: UInt64, sessionId: String, documentId: DocumentId,
+                   data: [UInt8])
+
+    /// `remote-subscription-change`: the sender adds storage ids to (`add`),
+    /// or removes them from (`remove`), the set whose document heads it wants
+    /// the receiver to report. Either list is `nil` when absent, `null` or
+    /// `undefined` (automerge-repo may write `remove: undefined`).
+    case remoteSubscriptionChange(senderId: PeerId, targetId: PeerId, add: [StorageId]? = nil,
+                                  remove: [StorageId]? = nil)
+
+    /// `remote-heads-changed`: the heads `documentId` has reached in the
+    /// storage of other peers, by storage id (written in storage id order).
+    case remoteHeadsChanged(senderId: PeerId, targetId: PeerId, documentId: DocumentId,
+                            newHeads: [StorageId: RemoteHeads])
+
     /// A message whose `type` is none of the above, to be ignored.
     case unknown(type: String)
 

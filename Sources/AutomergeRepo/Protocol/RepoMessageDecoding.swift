@@ -6,7 +6,7 @@ extension RepoMessage {
     /// with a text `type`; a type we do not know gives ``unknown(type:)``,
     /// a known one must have each of its required fields, of the right kind.
     /// Fields no message uses are ignored; which fields are optional is said
-    /// on each message's properties.
+    /// on each case.
     public init(decoding bytes: [UInt8], maximumSize: Int = RepoMessage.defaultMaximumSize) throws(RepoMessageError) {
         guard bytes.count <= maximumSize else { throw .tooLarge(byteCount: bytes.count, limit: maximumSize) }
         let value: CBORValue
@@ -24,57 +24,44 @@ extension RepoMessage {
         let type = try fields.text("type")
         switch type {
         case MessageType.join:
-            self = .join(Join(senderId: try fields.peerId("senderId"),
-                              supportedProtocolVersions: try fields.optionalTextArray("supportedProtocolVersions"),
-                              peerMetadata: try PeerMetadata(in: fields)))
+            self = .join(senderId: try fields.peerId("senderId"),
+                         supportedProtocolVersions: try fields.optionalTextArray("supportedProtocolVersions"),
+                         peerMetadata: try PeerMetadata(in: fields))
         case MessageType.peer:
-            self = .peer(Peer(senderId: try fields.peerId("senderId"),
-                              selectedProtocolVersion: try fields.text("selectedProtocolVersion"),
-                              targetId: try fields.peerId("targetId"),
-                              peerMetadata: try PeerMetadata(in: fields)))
+            self = .peer(senderId: try fields.peerId("senderId"),
+                         selectedProtocolVersion: try fields.text("selectedProtocolVersion"),
+                         targetId: try fields.peerId("targetId"),
+                         peerMetadata: try PeerMetadata(in: fields))
         case MessageType.error:
-            self = .error(ErrorReport(message: try fields.text("message"),
-                                      senderId: try fields.optionalPeerId("senderId"),
-                                      targetId: try fields.optionalPeerId("targetId")))
+            self = .error(message: try fields.text("message"), senderId: try fields.optionalPeerId("senderId"),
+                          targetId: try fields.optionalPeerId("targetId"))
         case MessageType.leave:
-            self = .leave(Leave(senderId: try fields.peerId("senderId")))
+            self = .leave(senderId: try fields.peerId("senderId"))
         case MessageType.sync:
-            self = .sync(try Sync(fields))
+            self = .sync(senderId: try fields.peerId("senderId"), targetId: try fields.peerId("targetId"),
+                         documentId: try fields.documentId("documentId"), data: try fields.bytes("data"))
         case MessageType.request:
-            self = .request(try Sync(fields))
+            self = .request(senderId: try fields.peerId("senderId"), targetId: try fields.peerId("targetId"),
+                            documentId: try fields.documentId("documentId"), data: try fields.bytes("data"))
         case MessageType.docUnavailable:
-            self = .docUnavailable(DocUnavailable(senderId: try fields.peerId("senderId"),
-                                                  targetId: try fields.peerId("targetId"),
-                                                  documentId: try fields.documentId("documentId")))
+            self = .docUnavailable(senderId: try fields.peerId("senderId"), targetId: try fields.peerId("targetId"),
+                                   documentId: try fields.documentId("documentId"))
         case MessageType.ephemeral:
-            self = .ephemeral(Ephemeral(senderId: try fields.peerId("senderId"),
-                                        targetId: try fields.peerId("targetId"),
-                                        count: try fields.unsigned("count"),
-                                        sessionId: try fields.text("sessionId"),
-                                        documentId: try fields.documentId("documentId"),
-                                        data: try fields.bytes("data")))
+            self = .ephemeral(senderId: try fields.peerId("senderId"), targetId: try fields.peerId("targetId"),
+                              count: try fields.unsigned("count"), sessionId: try fields.text("sessionId"),
+                              documentId: try fields.documentId("documentId"), data: try fields.bytes("data"))
         case MessageType.remoteSubscriptionChange:
-            self = .remoteSubscriptionChange(RemoteSubscriptionChange(
-                senderId: try fields.peerId("senderId"),
-                targetId: try fields.peerId("targetId"),
-                add: try fields.optionalTextArray("add")?.map { StorageId($0) },
-                remove: try fields.optionalTextArray("remove")?.map { StorageId($0) }))
+            self = .remoteSubscriptionChange(senderId: try fields.peerId("senderId"),
+                                             targetId: try fields.peerId("targetId"),
+                                             add: try fields.optionalTextArray("add")?.map { StorageId($0) },
+                                             remove: try fields.optionalTextArray("remove")?.map { StorageId($0) })
         case MessageType.remoteHeadsChanged:
-            self = .remoteHeadsChanged(RemoteHeadsChanged(senderId: try fields.peerId("senderId"),
-                                                          targetId: try fields.peerId("targetId"),
-                                                          documentId: try fields.documentId("documentId"),
-                                                          newHeads: try RemoteHeads.byStorageId(in: fields)))
+            self = .remoteHeadsChanged(senderId: try fields.peerId("senderId"), targetId: try fields.peerId("targetId"),
+                                       documentId: try fields.documentId("documentId"),
+                                       newHeads: try RemoteHeads.byStorageId(in: fields))
         default:
             self = .unknown(type: type)
         }
-    }
-}
-
-extension RepoMessage.Sync {
-    /// The body of a `sync` or `request` message.
-    init(_ fields: MessageFields) throws(RepoMessageError) {
-        self.init(senderId: try fields.peerId("senderId"), targetId: try fields.peerId("targetId"),
-                  documentId: try fields.documentId("documentId"), data: try fields.bytes("data"))
     }
 }
 

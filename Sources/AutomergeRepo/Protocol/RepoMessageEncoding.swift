@@ -8,47 +8,41 @@ extension RepoMessage {
     var cbor: CBORValue {
         var map = MessageMapWriter(type: type)
         switch self {
-        case .join(let join):
-            map.add("senderId", join.senderId)
-            map.add("supportedProtocolVersions", join.supportedProtocolVersions.map { .array($0.map(CBORValue.textString)) })
-            map.add("peerMetadata", join.peerMetadata?.cbor)
-        case .peer(let peer):
-            map.add("senderId", peer.senderId)
-            map.add("selectedProtocolVersion", .textString(peer.selectedProtocolVersion))
-            map.add("targetId", peer.targetId)
-            map.add("peerMetadata", peer.peerMetadata?.cbor)
-        case .error(let report):
-            map.add("senderId", report.senderId)
-            map.add("targetId", report.targetId)
-            map.add("message", .textString(report.message))
-        case .leave(let leave):
-            map.add("senderId", leave.senderId)
-        case .sync(let sync), .request(let sync):
-            map.add("senderId", sync.senderId)
-            map.add("targetId", sync.targetId)
-            map.add("documentId", sync.documentId)
-            map.add("data", .byteString(sync.data))
-        case .docUnavailable(let unavailable):
-            map.add("senderId", unavailable.senderId)
-            map.add("targetId", unavailable.targetId)
-            map.add("documentId", unavailable.documentId)
-        case .ephemeral(let ephemeral):
-            map.add("senderId", ephemeral.senderId)
-            map.add("targetId", ephemeral.targetId)
-            map.add("count", .unsigned(ephemeral.count))
-            map.add("sessionId", .textString(ephemeral.sessionId))
-            map.add("documentId", ephemeral.documentId)
-            map.add("data", .byteString(ephemeral.data))
-        case .remoteSubscriptionChange(let change):
-            map.add("senderId", change.senderId)
-            map.add("targetId", change.targetId)
-            map.add("add", change.add.map(Self.storageIds))
-            map.add("remove", change.remove.map(Self.storageIds))
-        case .remoteHeadsChanged(let changed):
-            map.add("senderId", changed.senderId)
-            map.add("targetId", changed.targetId)
-            map.add("documentId", changed.documentId)
-            map.add("newHeads", .map(changed.newHeads.sorted { $0.key < $1.key }.map {
+        case let .join(senderId, versions, metadata):
+            map.add("senderId", senderId)
+            map.add("supportedProtocolVersions", versions.map { .array($0.map(CBORValue.textString)) })
+            map.add("peerMetadata", metadata?.cbor)
+        case let .peer(senderId, version, targetId, metadata):
+            map.add("senderId", senderId)
+            map.add("selectedProtocolVersion", .textString(version))
+            map.add("targetId", targetId)
+            map.add("peerMetadata", metadata?.cbor)
+        case let .error(message, senderId, targetId):
+            map.add("senderId", senderId)
+            map.add("targetId", targetId)
+            map.add("message", .textString(message))
+        case let .leave(senderId):
+            map.add("senderId", senderId)
+        case let .sync(senderId, targetId, documentId, data), let .request(senderId, targetId, documentId, data):
+            map.addRoute(senderId, targetId, documentId)
+            map.add("data", .byteString(data))
+        case let .docUnavailable(senderId, targetId, documentId):
+            map.addRoute(senderId, targetId, documentId)
+        case let .ephemeral(senderId, targetId, count, sessionId, documentId, data):
+            map.add("senderId", senderId)
+            map.add("targetId", targetId)
+            map.add("count", .unsigned(count))
+            map.add("sessionId", .textString(sessionId))
+            map.add("documentId", documentId)
+            map.add("data", .byteString(data))
+        case let .remoteSubscriptionChange(senderId, targetId, add, remove):
+            map.add("senderId", senderId)
+            map.add("targetId", targetId)
+            map.add("add", add.map(Self.storageIds))
+            map.add("remove", remove.map(Self.storageIds))
+        case let .remoteHeadsChanged(senderId, targetId, documentId, newHeads):
+            map.addRoute(senderId, targetId, documentId)
+            map.add("newHeads", .map(newHeads.sorted { $0.key < $1.key }.map {
                 CBORValue.MapEntry(.textString($0.key.rawValue), $0.value.cbor)
             }))
         case .unknown:
@@ -97,5 +91,12 @@ private struct MessageMapWriter {
 
     mutating func add(_ key: String, _ id: DocumentId) {
         add(key, .textString(id.description))
+    }
+
+    /// `senderId`, `targetId` and `documentId`, which most document messages begin with.
+    mutating func addRoute(_ senderId: PeerId, _ targetId: PeerId, _ documentId: DocumentId) {
+        add("senderId", senderId)
+        add("targetId", targetId)
+        add("documentId", documentId)
     }
 }
