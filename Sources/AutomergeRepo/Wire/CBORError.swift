@@ -1,6 +1,6 @@
 /// Why bytes are not one CBOR item we accept; `offset` is the byte position
 /// (from the start of the input) of the head or byte at fault.
-enum CBORError: Error, Equatable, Sendable {
+public enum CBORError: Error, Equatable, Sendable {
     /// The input ended before the item starting or continuing at `offset` was complete.
     case truncated(offset: Int)
     /// A string's byte count, or an array's or map's item count, at `offset`
