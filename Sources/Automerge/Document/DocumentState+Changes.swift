@@ -39,7 +39,7 @@ extension DocumentState {
             for checked in plan.ready {
                 let change = plan.waiting[checked.position]
                 try applyOps(of: checked, change: change)
-                addToHistory(change.stored.header, maxOp: change.stored.maxOp, hash: change.hash, bytes: change.bytes, actor: checked.author)
+                history.add(change, actor: checked.author)
             }
             return plan.ready.count
         }
@@ -53,10 +53,7 @@ extension DocumentState {
                 return nil
             } catch { return error }
         }, {
-            for checked in plan.ready {
-                let change = plan.waiting[checked.position]
-                history.add(change.stored.header, maxOp: change.stored.maxOp, hash: change.hash, bytes: change.bytes, actor: checked.author)
-            }
+            for checked in plan.ready { history.add(plan.waiting[checked.position], actor: checked.author) }
         })
         self.history = history
         if let failure { throw failure }

@@ -156,6 +156,12 @@ struct DocumentState: Sendable {
 }
 
 extension ChangeGraph {
+    /// Records a received change, by `actor` (its author's op-set index),
+    /// whose dependencies are in the graph.
+    mutating func add(_ change: DecodedChange, actor: UInt32) {
+        add(change.stored.header, maxOp: change.stored.maxOp, hash: change.hash, bytes: change.bytes, actor: actor)
+    }
+
     /// Records a change whose dependencies are in the graph.
     mutating func add(_ change: ChangeHeader, maxOp: UInt64, hash: ChangeHash, bytes: [UInt8], actor: UInt32) {
         add(ChangeEntry(

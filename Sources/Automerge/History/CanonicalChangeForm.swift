@@ -22,16 +22,14 @@ struct CanonicalChangeForm {
         // even from a buffer, it was copied (its value and predecessors
         // retained and released).
         ops.withUnsafeBufferPointer { ops in
-            guard let first = ops.baseAddress else { return rows.restart(mentioning: ActorFlags(), author: author, actors: actors) }
             var mentioned = ActorFlags()
-            for index in ops.indices { mentioned.note(first + index) }
+            for index in ops.indices { mentioned.note(ops.baseAddress! + index) }
             rows.restart(mentioning: mentioned, author: author, actors: actors)
-            for index in ops.indices { rows.append(first + index) }
+            for index in ops.indices { rows.append(ops.baseAddress! + index) }
         }
         contents.removeAll(keepingCapacity: true)
         rows.finishContents(change.stored.header, to: &contents, layout: &layout)
-        guard let framed = ChunkFraming.contents(ofFramed: change.bytes), framed.count == contents.count else { return false }
-        // Compared as memory: the generic element-by-element == of two slices cost more than writing them.
-        return framed.withUnsafeBytes { framed in contents.withUnsafeBytes { framed.elementsEqual($0) } }
+        guard let framed = ChunkFraming.contents(ofFramed: change.bytes) else { return false }
+        return framed.withUnsafeBytes { framed in contents.withUnsafeBytes { framed.hasSameBytes(as: $0) } }
     }
 }

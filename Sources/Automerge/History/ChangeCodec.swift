@@ -1,39 +1,14 @@
 /// Converts between the op set's changes (document-wide actor indices) and
 /// the file format's ``StoredChange`` (change-local actor tables).
 enum ChangeCodec {
-    /// Encodes a change from the op set's ops, given in chunks (see
-    /// ``ChunkedList``): a local change on commit, or a received change
-    /// rebuilt to check that it is in canonical form. The author is actor 0,
-    /// the other actors the ops mention follow sorted bytewise, predecessors
-    /// are listed in op id order, and a delete is written without value,
-    /// expand flag or mark name, as Rust writes them and as a document chunk
-    /// rebuilds them.
-    ///
-    /// Rows stream into an ``OpColumnWriter``: no ``StoredOp`` is built (for
-    /// a 260,000-op commit, building them, sorting each op's predecessors
-    /// into a new array and looking actors up in a dictionary cost four
-    /// times the encoding itself).
-    static func encode(
-        _ chunks: some Collection<[ChangeOp]>, author: UInt32, sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash],
-        time: Int64, message: String?, extraBytes: [UInt8] = [], actors: ActorTable
-    ) -> (header: ChangeHeader, maxOp: UInt64, encoded: EncodedChange) {
-        // Fields are read in place (`ops[index].field`): binding each op to a
-        // local copied it, retaining and releasing its strings and arrays.
-        var mentioned = ActorFlags()
-        for ops in chunks {
-            for index in ops.indices { mentioned.note(ops[index]) }
-        }
-        var rows = RowWriter(mentioning: mentioned, author: author, actors: actors)
-        for ops in chunks {
-            for index in ops.indices { rows.append(ops[index]) }
-        }
-        return rows.finish(sequence: sequence, startOp: startOp, dependencies: dependencies, time: time,
-                           message: message, extraBytes: extraBytes)
-    }
-
     /// A change's op rows, written one op at a time with op-set actors
     /// mapped to the change's actor table: the author is actor 0, the other
-    /// actors the ops mention follow sorted bytewise.
+    /// actors the ops mention follow sorted bytewise, predecessors are
+    /// listed in op id order, and a delete is written without value, expand
+    /// flag or mark name, as Rust writes them and as a document chunk
+    /// rebuilds them. Rows stream into an ``OpColumnWriter``: no
+    /// ``StoredOp`` is built (for a 260,000-op commit, building them cost
+    /// four times the encoding itself).
     struct RowWriter {
         private var author: UInt32 = 0
         fileprivate var actors = ActorTable()
@@ -72,12 +47,6 @@ enum ChangeCodec {
         @inline(__always)
         fileprivate func stored(_ id: OpId) -> StoredOpId { localActors.stored(id) }
 
-        /// Appends the next op's row.
-        mutating func append(_ op: borrowing ChangeOp) {
-            take(id: op.id, object: op.object, key: op.key, insert: op.insert, action: op.action, value: op.value,
-                 expand: op.expand, markName: op.markName, predecessors: op.predecessors)
-        }
-
         /// Appends the next op's row, read in place.
         mutating func append(_ op: UnsafePointer<ChangeOp>) {
             take(id: op.pointee.id, object: op.pointee.object, key: op.pointee.key, insert: op.pointee.insert,
@@ -110,12 +79,10 @@ enum ChangeCodec {
             _ header: ChangeHeader, to contents: inout [UInt8], layout: inout [(spec: ColumnSpec, length: Int)]
         ) {
             LEB128.appendUnsigned(UInt64(header.dependencies.count), to: &contents)
+            // Sorted only when they are not: a commit's already are, and a sort allocates.
             let dependencies = header.dependencies
-            if zip(dependencies, dependencies.dropFirst()).allSatisfy({ $0 < $1 }) {
-                for dependency in dependencies { dependency.append(to: &contents) }
-            } else {
-                for dependency in dependencies.sorted() { dependency.append(to: &contents) }
-            }
+            let ordered = zip(dependencies, dependencies.dropFirst()).allSatisfy { $0 < $1 } ? dependencies : dependencies.sorted()
+            for dependency in ordered { dependency.append(to: &contents) }
             layout.removeAll(keepingCapacity: true)
             writer.finish(layout: &layout)
             let (actors, others) = (self.actors, self.others)

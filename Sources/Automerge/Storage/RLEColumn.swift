@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Run-length encoded columns (types 1, 2, 3, 5, 6 and groups), in exactly
 /// the canonical form Rust writes.
 ///
@@ -70,7 +64,7 @@ extension String: RLEValue {
     static func same(_ a: String, _ b: String) -> Bool {
         let fast = a.utf8.withContiguousStorageIfAvailable { left in
             b.utf8.withContiguousStorageIfAvailable { right in
-                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+                UnsafeRawBufferPointer(left).hasSameBytes(as: UnsafeRawBufferPointer(right))
             }
         }
         return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)

@@ -142,13 +142,10 @@ struct StoredChangeMetadata: Equatable, Sendable {
     var dependencies: ArraySlice<Int>
     var extraBytes: [UInt8]
 
-    /// The message as the change's own chunk holds it: a document may
-    /// store an empty one, which a change writes as none.
-    var changeMessage: String? { Self.changeMessage(message) }
-
-    /// ``changeMessage`` of a stored `message`, for callers reading
-    /// metadata in place: the property, called on an element of a buffer,
-    /// copied the whole element (retaining its arrays) to compute it.
+    /// A stored `message` as the change's own chunk holds it: a document
+    /// may store an empty one, which a change writes as none. Static, for
+    /// callers reading metadata in place: a property, called on an element
+    /// of a buffer, copied the whole element (retaining its arrays).
     static func changeMessage(_ message: String?) -> String? { message?.isEmpty == false ? message : nil }
 }
 
