@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "swift-automerge",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // macOS 14 / iOS 17 / tvOS 17: Hummingbird's floor (AutomergeRepo's WebSocket server and client); docs/decisions.md.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
     products: [
         .library(name: "Automerge", targets: ["Automerge"]),
         // automerge-swift's utilities: walk(), isEmpty(), equivalentContents(_:), schema().
@@ -11,8 +12,10 @@ let package = Package(
         // A Cloudant-Sync-style datastore of Automerge documents on SQLite (GRDB).
         .library(name: "AutomergeStore", targets: ["AutomergeStore"]),
         .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),
-        // The automerge-repo network's wire forms: CBOR, bs58check, document ids and `automerge:` URLs.
+        // A peer of the automerge-repo network: WebSocket client and sync server on AutomergeStore.
         .library(name: "AutomergeRepo", targets: ["AutomergeRepo"]),
+        // The automerge-repo network's wire forms and messages: CBOR, bs58check, document ids, `automerge:` URLs.
+        .library(name: "AutomergeRepoProtocol", targets: ["AutomergeRepoProtocol"]),
         // What each fuzz target does with its input; used by Fuzz/Package.swift and the corpus replay test.
         .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
         .executable(name: "automerge", targets: ["AutomergeCLI"]),
@@ -26,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation`: the DocC catalogs in Sources/*/*.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // AutomergeRepo's WebSocket server (Hummingbird) and client (WSClient), and SIGTERM handling.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -51,7 +58,20 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "AutomergeRepo", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "AutomergeRepoProtocol", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "AutomergeRepo",
+            dependencies: [
+                "Automerge",
+                "AutomergeRepoProtocol",
+                "AutomergeStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "AutomergeConformance",
             dependencies: ["Automerge", "StrictJSON", .product(name: "Crypto", package: "swift-crypto")]
@@ -69,6 +89,7 @@ let package = Package(
                 "Automerge",
                 "AutomergeConformance",
                 "AutomergeStore",
+                "AutomergeRepo",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Built with the CLI so that `swift run automerge bench` finds it beside itself.
                 "AutomergeMemoryProbe",
@@ -92,7 +113,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "AutomergeRepoTests", dependencies: ["AutomergeRepo"]),
+        .testTarget(
+            name: "AutomergeRepoTests",
+            dependencies: ["Automerge", "AutomergeRepo", "AutomergeRepoProtocol", "AutomergeStore"]
+        ),
         // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.
         .testTarget(name: "AutomergeCompatibilityTests", dependencies: ["Automerge", "AutomergeUtilities"]),
     ]

@@ -1,5 +1,5 @@
 import Testing
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// Base58 (Bitcoin alphabet) and base58check as npm's `bs58`/`bs58check` write
 /// them, against published vectors: Bitcoin Core's

@@ -1,5 +1,5 @@
 import Testing
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// RFC 8949 Appendix A (Table 6): every example decodes to its value, and
 /// every example written in preferred serialization encodes back to its bytes.

@@ -1,5 +1,5 @@
 import Testing
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// Bytes from a peer are untrusted: whatever they hold, decoding ends in a
 /// value or in the typed error naming what is wrong and where, without

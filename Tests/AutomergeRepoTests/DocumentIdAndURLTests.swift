@@ -1,5 +1,5 @@
 import Testing
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// Document ids and `automerge:` URLs read and written as automerge-repo's
 /// AutomergeUrl.ts does, on the vectors of its test/AutomergeUrl.test.ts and

@@ -1,5 +1,5 @@
 import Testing
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// A peer's bytes are untrusted: a message with a required field missing, or
 /// of the wrong kind, or bytes that are not a message at all, end in the

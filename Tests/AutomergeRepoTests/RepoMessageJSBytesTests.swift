@@ -1,5 +1,5 @@
 import Testing
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// Messages as automerge-repo (JavaScript) puts them on the wire: its
 /// `cbor.encode` is cbor-x's `Encoder({ tagUint8Array: false, useRecords: false })`

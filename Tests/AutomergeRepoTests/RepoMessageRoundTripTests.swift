@@ -1,5 +1,5 @@
 import Testing
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// Every message we write reads back as itself, and what we write is the
 /// map automerge-repo expects: text keys, `type` first, ids as strings.

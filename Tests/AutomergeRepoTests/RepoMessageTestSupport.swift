@@ -1,4 +1,4 @@
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// CBOR bytes put together by hand, the way cbor-x lays out a JavaScript
 /// object: one map head, then each property's key and value in the order the

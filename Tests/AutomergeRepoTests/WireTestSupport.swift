@@ -1,4 +1,4 @@
-@testable import AutomergeRepo
+@testable import AutomergeRepoProtocol
 
 /// The bytes spelled by hex digits (whitespace ignored); traps on a typo, which is a test's bug.
 func hex(_ text: String) -> [UInt8] {
