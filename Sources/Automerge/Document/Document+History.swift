@@ -16,6 +16,15 @@ extension Document {
         }
     }
 
+    /// Commits pending edits, then a change with no ops, as Rust's
+    /// `empty_change` does: a new document gets a history (a head to sync)
+    /// before it has content, as automerge-repo's `create()` gives one.
+    public func emptyChange(message: String? = nil, timestamp: Date = Date()) {
+        changing { state in
+            state.commitEmptyChange(message: message, time: Primitive.milliseconds(of: timestamp))
+        }
+    }
+
     /// The hashes of the changes nothing else depends on yet.
     public func heads() -> Set<ChangeHash> {
         locked { state in

@@ -20,6 +20,11 @@ public final class Document: @unchecked Sendable {
     /// lock already makes every access exclusive, so Swift's dynamic
     /// exclusivity check, a tenth of typing a character, is switched off.
     @exclusivity(unchecked) private var state: DocumentState
+    /// Every registered observer, called in turn (nil: none); guarded by `lock`.
+    @exclusivity(unchecked) private var changeObserver: (@Sendable () -> Void)?
+    /// The registered observers by token; guarded by `lock`.
+    private var changeObservers: [UInt64: @Sendable () -> Void] = [:]
+    private var nextObserverToken: UInt64 = 0
     #if canImport(Combine)
     /// Behind `objectDidChange` (Document+Observation.swift).
     let didChangeSubject = PassthroughSubject<(), Never>()
@@ -46,10 +51,51 @@ public final class Document: @unchecked Sendable {
     /// ``locked(_:)`` for calls that change the document: observers hear
     /// before and after (`objectWillChange`, `objectDidChange`, where
     /// Combine exists), outside the lock, so that they can read the document.
+    ///
+    /// The change observer (``observeChanges(_:)``) is read under the same
+    /// lock, so that a document nobody observes pays one load for it.
     func changing<T, E: Error>(_ body: (inout DocumentState) throws(E) -> T) throws(E) -> T {
         announceWillChange()
-        defer { announceDidChange() }
-        return try locked(body)
+        lock.lock()
+        let observer = changeObserver
+        defer {
+            state.ops.checkInvariantsIfEnabled()  // after every call; debug builds, see InvariantChecks
+            lock.unlock()
+            announceDidChange()
+            observer?()
+        }
+        return try body(&state)
+    }
+
+    /// Calls `observer` after each call that changed (or tried to change)
+    /// the document, on the thread that made it, once the lock is released;
+    /// until the returned token is passed to ``stopObservingChanges(_:)``.
+    /// On every platform, unlike `objectDidChange`, which needs Combine.
+    @_spi(Observation) public func observeChanges(_ observer: @escaping @Sendable () -> Void) -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        nextObserverToken += 1
+        changeObservers[nextObserverToken] = observer
+        rebuildChangeObserver()
+        return nextObserverToken
+    }
+
+    /// Stops calling the observer that ``observeChanges(_:)`` returned `token` for.
+    @_spi(Observation) public func stopObservingChanges(_ token: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        changeObservers[token] = nil
+        rebuildChangeObserver()
+    }
+
+    /// Makes `changeObserver` call every registered observer; the caller holds the lock.
+    private func rebuildChangeObserver() {
+        let observers = Array(changeObservers.values)
+        switch observers.count {
+        case 0: changeObserver = nil
+        case 1: changeObserver = observers[0]
+        default: changeObserver = { for observer in observers { observer() } }
+        }
     }
 
     /// Runs `body` with exclusive access to the state.

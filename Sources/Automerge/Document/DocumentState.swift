@@ -51,19 +51,33 @@ struct DocumentState: Sendable {
         return OpId(counter: UInt32(counter), actor: transaction!.actor)
     }
 
+    /// A transaction of this document's actor, on top of the current heads
+    /// (and the actor's previous change, which a fork may not have as a head).
+    mutating func newTransaction() -> Transaction {
+        let actorIndex = ops.actors.intern(actor)
+        let sequence = history.lastSequence(of: actorIndex) + 1
+        var dependencies = history.heads
+        if let previous = history.hash(actor: actorIndex, sequence: sequence - 1) {
+            dependencies.insert(previous)
+        }
+        return Transaction(actor: actorIndex, sequence: sequence, startOp: ops.maxOp + 1,
+                           dependencies: dependencies.sorted())
+    }
+
+    /// Commits pending edits, then a change with no ops (Rust's
+    /// `empty_change`): it gives a document with no content a history, as
+    /// automerge-repo's `create()` does for a new document.
+    mutating func commitEmptyChange(message: String?, time: Int64) {
+        commit()
+        commit(change(of: newTransaction(), message: message, time: time))
+    }
+
     /// The id for the next local op, opening a transaction if none is open.
     mutating func nextOpId() throws(AutomergeError) -> OpId {
         if transaction == nil {
             // Checked before the transaction opens, so that a refused op leaves none open.
             try reserveOpCounters(1)
-            let actorIndex = ops.actors.intern(actor)
-            let sequence = history.lastSequence(of: actorIndex) + 1
-            var dependencies = history.heads
-            if let previous = history.hash(actor: actorIndex, sequence: sequence - 1) {
-                dependencies.insert(previous)
-            }
-            transaction = Transaction(actor: actorIndex, sequence: sequence, startOp: ops.maxOp + 1,
-                                      dependencies: dependencies.sorted())
+            transaction = newTransaction()
         }
         let counter = transaction!.nextCounter
         guard counter <= maxOpCounter else { throw .opCounterOverflow }
@@ -131,6 +145,11 @@ struct DocumentState: Sendable {
     /// checked against the history with it before anything changes.
     func pendingChange(message: String? = nil, time: Int64 = 0) -> PendingChange? {
         guard let transaction, !transaction.ops.isEmpty else { return nil }
+        return change(of: transaction, message: message, time: time)
+    }
+
+    /// The change `transaction` makes, with its ops read back from the op set.
+    private func change(of transaction: Transaction, message: String?, time: Int64) -> PendingChange {
         var rows = ChangeCodec.RowWriter(mentioning: transaction.mentionedActors, author: transaction.actor, actors: ops.actors)
         ops.readBack(transaction, into: &rows)
         let (header, maxOp, encoded) = rows.finish(

@@ -33,23 +33,33 @@ struct ReplicationStepOutcome {
     var missingBlobs: [AttachmentDigest] = []
 }
 
-/// A session's sync states, one per document, loaded from the ledger on first use.
+/// A session's sync states, one per document, loaded from the ledger on
+/// first use (when persistent). Used only inside write transactions, which
+/// the datastore serializes.
 final class ReplicationSyncStates {
     let peer: String
     /// Whether this side ignores the changes the peer sends (it only pushes).
     let readOnly: Bool
+    /// Whether the states are read from and saved to the ledger.
+    let persistent: Bool
     private var states: [String: SyncState] = [:]
 
-    init(peer: String, readOnly: Bool) {
+    init(peer: String, readOnly: Bool, persistent: Bool = true) {
         self.peer = peer
         self.readOnly = readOnly
+        self.persistent = persistent
+    }
+
+    /// Forgets what each session sent and was not answered (``SyncState/reset()``).
+    func resetAll() {
+        for state in states.values { state.reset() }
     }
 
     /// The document's state: the persisted one (a new session starts from
     /// the heads both sides shared, as ``SyncState/reset()`` keeps), or a new one.
     func state(for docId: String, _ db: GRDB.Database) throws -> SyncState {
         if let state = states[docId] { return state }
-        let saved = try ReplicationLedger.syncState(peer: peer, docId: docId, db)
+        let saved = persistent ? try ReplicationLedger.syncState(peer: peer, docId: docId, db) : nil
         let state = (saved.flatMap { try? SyncState(bytes: $0) }) ?? SyncState()
         if readOnly { state.isReadOnly = true }
         states[docId] = state
@@ -100,7 +110,7 @@ extension Datastore {
         // The document's revision once the step is done, which the peer may hold.
         var current = row.map { (revId: $0.revId, sequence: $0.sequence) }
         if case .ended = step {
-            if let current { try record(state, docId: docId, at: current, peer: states.peer, db) }
+            if let current { try record(state, docId: docId, at: current, states: states, db) }
             return ReplicationStepOutcome()
         }
         let document = try row.map { try loadDocument($0, db, forWriting: true) } ?? newDocument()
@@ -129,15 +139,17 @@ extension Datastore {
             outcome.attachments = try named ?? attachmentDigests(of: document)
             outcome.sendsChanges = (try? SyncMessage(bytes: reply))?.changes.isEmpty == false
         }
-        if let current { try record(state, docId: docId, at: current, peer: states.peer, db) }
+        if let current { try record(state, docId: docId, at: current, states: states, db) }
         return outcome
     }
 
     /// Saves the document's sync state, and that the peer holds its
     /// `current` revision when the heads both share are that revision's.
-    private func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64), peer: String,
-                        _ db: GRDB.Database) throws
+    private func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64),
+                        states: ReplicationSyncStates, _ db: GRDB.Database) throws
     {
+        guard states.persistent else { return }
+        let peer = states.peer
         let generation = (try? RevisionId.generation(of: current.revId)) ?? 0
         let peerHoldsIt = RevisionId.make(heads: state.sharedHeads, generation: generation) == current.revId
         try ReplicationLedger.save(syncState: state.encode(), heldSequence: peerHoldsIt ? current.sequence : nil,

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Automerge
+import AutomergeConformance
+import AutomergeRepo
+import AutomergeStore
+import Dispatch
+import Foundation
+import Logging
+
+/// `automerge serve --port P --store DIR`: an automerge-repo sync server
+/// whose documents live in the datastore `repo` under DIR. Prints
+/// `listening PORT` once it accepts connections; SIGTERM or SIGINT shut it
+/// down cleanly (every change it acknowledged is on disk before that).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run an automerge-repo WebSocket sync server on a datastore.")
+
+    @Option(help: "The TCP port (0 picks a free one).") var port = 3030
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The datastore directory (created when absent).") var store: String
+    @Option(help: "The largest message a peer may send, in bytes.") var maxMessageBytes = 32 << 20
+    @Option(help: "The most documents one connection may sync.") var maxDocumentsPerConnection = 100_000
+
+    func run() throws {
+        let datastore = try DatastoreManager(directory: store).datastoreNamed("repo")
+        let server = RepoServer(
+            datastore: datastore,
+            configuration: RepoServerConfiguration(host: host, port: port, maximumMessageSize: maxMessageBytes,
+                                                   maximumDocumentsPerConnection: maxDocumentsPerConnection),
+            logger: quietLogger("automerge.serve"))
+        try runBlocking {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.runUntilSignalled() }
+                let port = try await server.listeningPort()
+                FileHandle.standardOutput.write(Data("listening \(port)\n".utf8))
+                try await group.waitForAll()
+            }
+        }
+    }
+}
+
+/// `automerge repo-sync ws://HOST:PORT automerge:ID`: fetches the document
+/// and prints its canonical dump once the client and server agree.
+struct RepoSyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repo-sync", abstract: "Fetch a document from an automerge-repo server and print its dump.")
+
+    @Argument(help: "The server's WebSocket URL.") var server: String
+    @Argument(help: "The document's automerge: URL.") var url: String
+    @Option(help: "Seconds to wait for the server.") var timeout = 30
+
+    func run() throws {
+        let documentURL: AutomergeURL
+        do {
+            documentURL = try AutomergeURL(url)
+        } catch {
+            throw CommandFailure("'\(url)' is not an automerge: URL: \(error)")
+        }
+        let document = try runBlocking { [server, timeout] in
+            let client = RepoClient(url: server, logger: quietLogger("automerge.repo-sync"))
+            defer { Task { await client.close() } }
+            do {
+                let handle = try await client.find(documentURL, timeout: .seconds(timeout))
+                try await handle.waitUntilSynced(timeout: .seconds(timeout))
+                return handle.document
+            } catch RepoError.documentUnavailable {
+                throw CommandFailure("the server does not have \(documentURL)")
+            } catch RepoError.timedOut {
+                throw CommandFailure("no answer from \(server) about \(documentURL) within \(timeout) s")
+            }
+        }
+        FileHandle.standardOutput.write(Data(CanonicalDump.serialized(document) + [UInt8(ascii: "\n")]))
+    }
+}
+
+/// `automerge repo-create ws://HOST:PORT BODY_JSON`: creates a document with
+/// the JSON object as its root map, waits until the server holds it, and
+/// prints its `automerge:` URL.
+struct RepoCreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repo-create", abstract: "Create a document on an automerge-repo server and print its URL.")
+
+    @Argument(help: "The server's WebSocket URL.") var server: String
+    @Argument(help: "The body, a JSON object (- for standard input).") var body: String
+    @Option(help: "Seconds to wait for the server.") var timeout = 30
+
+    func run() throws {
+        let document = Document()
+        do {
+            try AutomergeEncoder(doc: document).encode(try bodyArgument(body))
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("the body does not encode as a document: \(error)")
+        }
+        let url = try runBlocking { [server, timeout] in
+            let client = RepoClient(url: server, logger: quietLogger("automerge.repo-create"))
+            defer { Task { await client.close() } }
+            let handle = try await client.create(document)
+            do {
+                try await handle.waitUntilSynced(timeout: .seconds(timeout))
+            } catch RepoError.timedOut {
+                throw CommandFailure("\(server) did not take the document within \(timeout) s")
+            }
+            return handle.url
+        }
+        print(url)
+    }
+}
+
+/// A logger that reports warnings and worse on standard error.
+func quietLogger(_ label: String) -> Logger {
+    var logger = Logger(label: label)
+    logger.logLevel = .warning
+    return logger
+}
+
+/// Runs `body` on the concurrency pool and waits for it: the commands are
+/// synchronous (the root command is), the repo API is async.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { result.value = .success(try await body()) } catch { result.value = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try result.value!.get()
+}
+
+/// The result of a ``runBlocking(_:)`` body, written once before the semaphore is signalled.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: Result<T, any Error>?
+}

@@ -1,0 +1,34 @@
+/// How a ``RepoClient`` connects and retries.
+public struct RepoClientConfiguration: Sendable {
+    /// The peer id the client goes by; a random one unless given.
+    public var peerId: PeerId?
+    /// The largest WebSocket message the client accepts or sends, in bytes.
+    public var maximumMessageSize: Int
+    /// The delay before the first reconnection attempt; each failed attempt
+    /// doubles it (with up to 20% random jitter) up to ``maximumReconnectDelay``.
+    public var initialReconnectDelay: Duration
+    /// The longest delay between reconnection attempts.
+    public var maximumReconnectDelay: Duration
+    /// How long ``RepoClient/find(_:timeout:)`` waits by default.
+    public var findTimeout: Duration
+
+    /// The defaults: a random peer id, 32 MiB messages, reconnecting after
+    /// 100 ms doubling up to 10 s, and finds that wait 30 s.
+    public init(peerId: PeerId? = nil, maximumMessageSize: Int = 32 << 20,
+                initialReconnectDelay: Duration = .milliseconds(100), maximumReconnectDelay: Duration = .seconds(10),
+                findTimeout: Duration = .seconds(30))
+    {
+        self.peerId = peerId
+        self.maximumMessageSize = maximumMessageSize
+        self.initialReconnectDelay = initialReconnectDelay
+        self.maximumReconnectDelay = maximumReconnectDelay
+        self.findTimeout = findTimeout
+    }
+
+    /// The delay before reconnection attempt `attempt` (1 for the first).
+    func reconnectDelay(attempt: Int, jitter: Double) -> Duration {
+        let doublings = min(max(attempt - 1, 0), 30)
+        let delay = min(initialReconnectDelay * (1 << doublings), maximumReconnectDelay)
+        return delay * (1 + 0.2 * jitter)
+    }
+}

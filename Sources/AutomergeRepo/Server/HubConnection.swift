@@ -1,0 +1,54 @@
+import AutomergeStore
+
+/// A connection's number, unique for the life of a ``RepoHub``.
+typealias ConnectionId = UInt64
+
+/// One WebSocket connection as the hub sees it: before `join` only its
+/// outbox; after it the peer it speaks for and that peer's sync sessions.
+final class HubConnection {
+    let id: ConnectionId
+    let outbox: Outbox
+    /// The joined peer; nil until the handshake is done.
+    var peerId: PeerId?
+    var peerMetadata: PeerMetadata?
+    /// The peer's sync sessions with the stored documents.
+    var syncPeer: DocumentSyncPeer?
+    /// The documents the peer has synced or asked for on this connection.
+    var documents: Set<DocumentId> = []
+
+    /// The highest ephemeral `count` relayed per session of this peer.
+    private var ephemeralCounts: [String: UInt64] = [:]
+
+    init(id: ConnectionId, outbox: Outbox) {
+        self.id = id
+        self.outbox = outbox
+    }
+
+    /// Whether the handshake is done.
+    var hasJoined: Bool { peerId != nil }
+
+    /// Whether an ephemeral message is new: its count above the last one
+    /// seen in its session. A peer has one session per run; the few kept
+    /// are forgotten together once a peer has used more than 16.
+    func acceptEphemeral(session: String, count: UInt64) -> Bool {
+        if let last = ephemeralCounts[session], count <= last { return false }
+        if ephemeralCounts[session] == nil, ephemeralCounts.count >= 16 { ephemeralCounts.removeAll() }
+        ephemeralCounts[session] = count
+        return true
+    }
+
+    /// Queues `message`; false when the connection is closing or its outbox overflowed.
+    @discardableResult
+    func send(_ message: RepoMessage) -> Bool {
+        outbox.send(message.encoded())
+    }
+}
+
+/// What the connection's reader does after the hub handled a message.
+enum HubDisposition: Equatable {
+    /// Read the next message.
+    case keepReading
+    /// Stop reading and close once the outbox is written (the hub has queued
+    /// an `error` or the peer said `leave`).
+    case close
+}

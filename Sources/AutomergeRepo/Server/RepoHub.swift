@@ -1,0 +1,217 @@
+import AutomergeStore
+import Foundation
+import Logging
+
+/// The sync server's state and its handling of each message: the
+/// connections, who wants which document, and each peer's sync sessions
+/// with the stored documents. One actor, so that the messages of every
+/// connection are handled one at a time, each connection's in arrival order.
+///
+/// What it accepts, ignores and refuses is in docs/decisions.md
+/// ("automerge-repo server").
+actor RepoHub {
+    let datastore: Datastore
+    let configuration: RepoServerConfiguration
+    let peerId: PeerId
+    /// The storage id the server advertises: its datastore's replica id, stable across runs.
+    let storageId: StorageId
+    private let logger: Logger
+    private var connections: [ConnectionId: HubConnection] = [:]
+    private var connectionOfPeer: [PeerId: ConnectionId] = [:]
+    /// The connections that synced or asked for each document.
+    private var subscribers: [DocumentId: Set<ConnectionId>] = [:]
+    private var nextConnectionId: ConnectionId = 0
+
+    init(datastore: Datastore, configuration: RepoServerConfiguration, logger: Logger) {
+        self.datastore = datastore
+        self.configuration = configuration
+        peerId = configuration.peerId ?? PeerId("storage-server-\(UUID().uuidString.lowercased())")
+        storageId = StorageId(datastore.replicaId)
+        self.logger = logger
+    }
+
+    /// Registers a new connection writing to `outbox`.
+    func connect(outbox: Outbox) -> ConnectionId {
+        nextConnectionId += 1
+        connections[nextConnectionId] = HubConnection(id: nextConnectionId, outbox: outbox)
+        return nextConnectionId
+    }
+
+    /// Forgets the connection and closes its outbox.
+    func disconnect(_ id: ConnectionId) {
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        connection.outbox.close()
+        if let peer = connection.peerId, connectionOfPeer[peer] == id { connectionOfPeer[peer] = nil }
+        for document in connection.documents {
+            subscribers[document]?.remove(id)
+            if subscribers[document]?.isEmpty == true { subscribers[document] = nil }
+        }
+    }
+
+    /// The number of connections, joined or not.
+    var connectionCount: Int { connections.count }
+
+    /// Handles one WebSocket message from connection `id`.
+    func receive(_ bytes: [UInt8], from id: ConnectionId) -> HubDisposition {
+        guard let connection = connections[id] else { return .close }
+        let message: RepoMessage
+        do {
+            message = try RepoMessage(decoding: bytes, maximumSize: configuration.maximumMessageSize)
+        } catch {
+            return refuse(connection, "malformed message: \(error)")
+        }
+        guard connection.hasJoined else { return join(connection, with: message) }
+        return handle(message, from: connection)
+    }
+
+    /// Queues `error` with `reason` and closes the connection's outbox.
+    private func refuse(_ connection: HubConnection, _ reason: String) -> HubDisposition {
+        logger.info("closing connection", metadata: ["peer": "\(connection.peerId?.rawValue ?? "-")", "reason": "\(reason)"])
+        connection.send(.error(message: reason, senderId: peerId, targetId: connection.peerId))
+        connection.outbox.close()
+        return .close
+    }
+
+    // MARK: Handshake
+
+    private func join(_ connection: HubConnection, with message: RepoMessage) -> HubDisposition {
+        guard case .join(let sender, let versions, let metadata) = message else {
+            return refuse(connection, "expected a join message, got '\(message.type)'")
+        }
+        // automerge-repo's WebSocket server reads a join without versions as version "1".
+        guard (versions ?? [RepoMessage.protocolVersion1]).contains(RepoMessage.protocolVersion1) else {
+            return refuse(connection, "unsupported protocol versions \(versions ?? []); this server speaks \"1\"")
+        }
+        if let previous = connectionOfPeer[sender], let old = connections[previous] {
+            // A peer that reconnects before its old socket timed out: the new connection wins, as in automerge-repo.
+            disconnect(old.id)
+        }
+        connection.peerId = sender
+        connection.peerMetadata = metadata
+        connection.syncPeer = DocumentSyncPeer(datastore: datastore, peer: Self.syncPeerName(sender, metadata),
+                                               persistsSyncStates: Self.persistsSyncStates(metadata))
+        connectionOfPeer[sender] = connection.id
+        connection.send(.peer(senderId: peerId, selectedProtocolVersion: RepoMessage.protocolVersion1, targetId: sender,
+                              peerMetadata: PeerMetadata(storageId: storageId, isEphemeral: false)))
+        return .keepReading
+    }
+
+    /// Sync states are saved under the peer's storage id, which outlives its
+    /// peer id; a peer without one, or ephemeral, keeps them for the connection only.
+    static func persistsSyncStates(_ metadata: PeerMetadata?) -> Bool {
+        metadata?.storageId != nil && metadata?.isEphemeral == false
+    }
+
+    static func syncPeerName(_ peer: PeerId, _ metadata: PeerMetadata?) -> String {
+        if persistsSyncStates(metadata), let storage = metadata?.storageId { return "automerge-repo:storage:\(storage)" }
+        return "automerge-repo:peer:\(peer)"
+    }
+
+    // MARK: Messages after the handshake
+
+    private func handle(_ message: RepoMessage, from connection: HubConnection) -> HubDisposition {
+        switch message {
+        case .sync(let sender, let target, let document, let data),
+            .request(let sender, let target, let document, let data):
+            guard isAddressedToUs(sender, target, connection) else { return .keepReading }
+            if case .request = message, !((try? datastore.containsDocument(document.description)) ?? false) {
+                return answerUnavailable(document, to: connection)
+            }
+            return sync(document, data, from: connection)
+        case .ephemeral(let sender, let target, let count, let session, let document, let data):
+            guard isAddressedToUs(sender, target, connection) else { return .keepReading }
+            relayEphemeral(sender: sender, count: count, session: session, document: document, data: data,
+                           from: connection)
+            return .keepReading
+        case .leave:
+            connection.outbox.close()
+            return .close
+        case .error(let reason, _, _):
+            logger.info("peer sent an error", metadata: ["peer": "\(connection.peerId!)", "message": "\(reason)"])
+            connection.outbox.close()
+            return .close
+        case .join:
+            return refuse(connection, "join sent twice on one connection")
+        case .peer, .docUnavailable, .remoteSubscriptionChange, .remoteHeadsChanged, .unknown:
+            // No remote-heads gossip here, and unknown types are dropped as automerge-repo drops them.
+            return .keepReading
+        }
+    }
+
+    /// Messages must come from the peer that joined and be meant for this
+    /// server; others are dropped (this server relays no one's sync messages).
+    private func isAddressedToUs(_ sender: PeerId, _ target: PeerId, _ connection: HubConnection) -> Bool {
+        sender == connection.peerId && target == peerId
+    }
+
+    /// Adds `document` to what the connection follows; false past the limit.
+    private func subscribe(_ connection: HubConnection, to document: DocumentId) -> Bool {
+        if !connection.documents.contains(document) {
+            guard connection.documents.count < configuration.maximumDocumentsPerConnection else { return false }
+            connection.documents.insert(document)
+        }
+        subscribers[document, default: []].insert(connection.id)
+        return true
+    }
+
+    private func answerUnavailable(_ document: DocumentId, to connection: HubConnection) -> HubDisposition {
+        // The asker still follows the document: it gets it if another peer brings it later.
+        guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
+        connection.send(.docUnavailable(senderId: peerId, targetId: connection.peerId!, documentId: document))
+        return .keepReading
+    }
+
+    private func tooManyDocuments(_ connection: HubConnection) -> HubDisposition {
+        refuse(connection, "more than \(configuration.maximumDocumentsPerConnection) documents on one connection")
+    }
+
+    /// Applies the peer's sync message (stored before anything is answered),
+    /// answers it, and offers what changed to the document's other followers.
+    private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection) -> HubDisposition {
+        guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
+        let outcome: DocumentSyncOutcome
+        do {
+            outcome = try connection.syncPeer!.receiveSyncMessage(Data(data), docId: document.description)
+        } catch let error as ReplicationError {
+            return refuse(connection, "document \(document): \(error)")
+        } catch {
+            logger.error("storage failed", metadata: ["document": "\(document)", "error": "\(error)"])
+            return refuse(connection, "the server could not store document \(document)")
+        }
+        if let reply = outcome.reply {
+            connection.send(.sync(senderId: peerId, targetId: connection.peerId!, documentId: document, data: Array(reply)))
+        }
+        if outcome.changed { offer(document, except: connection.id) }
+        return .keepReading
+    }
+
+    /// Sends each other follower of `document` the sync message it now needs.
+    private func offer(_ document: DocumentId, except sender: ConnectionId) {
+        for id in subscribers[document] ?? [] where id != sender {
+            guard let follower = connections[id], let syncPeer = follower.syncPeer, !follower.outbox.isClosed else {
+                continue
+            }
+            do {
+                if let message = try syncPeer.generateSyncMessage(docId: document.description) {
+                    follower.send(.sync(senderId: peerId, targetId: follower.peerId!, documentId: document,
+                                        data: Array(message)))
+                }
+            } catch {
+                logger.error("cannot offer a change", metadata: ["document": "\(document)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Relays an ephemeral message to the document's other followers, once
+    /// per session and count (a lower or equal count is a repeat).
+    private func relayEphemeral(sender: PeerId, count: UInt64, session: String, document: DocumentId, data: [UInt8],
+                                from connection: HubConnection)
+    {
+        guard connection.acceptEphemeral(session: session, count: count) else { return }
+        for id in subscribers[document] ?? [] where id != connection.id {
+            guard let follower = connections[id], let target = follower.peerId else { continue }
+            follower.send(.ephemeral(senderId: sender, targetId: target, count: count, sessionId: session,
+                                     documentId: document, data: data))
+        }
+    }
+}
