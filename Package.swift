@@ -120,7 +120,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AutomergeRepoTests",
-            dependencies: ["Automerge", "AutomergeRepo", "AutomergeRepoProtocol", "AutomergeStore"]
+            dependencies: [
+                "Automerge", "AutomergeRepo", "AutomergeRepoProtocol", "AutomergeStore",
+                // A raw WebSocket peer for the loopback tests' malformed and oversized frames.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.
         .testTarget(name: "AutomergeCompatibilityTests", dependencies: ["Automerge", "AutomergeUtilities"]),

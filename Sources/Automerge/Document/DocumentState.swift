@@ -69,7 +69,9 @@ struct DocumentState: Sendable {
     /// automerge-repo's `create()` does for a new document.
     mutating func commitEmptyChange(message: String?, time: Int64) {
         commit()
-        commit(change(of: newTransaction(), message: message, time: time))
+        // Two statements: the transaction interns the actor, which the change must then see.
+        let transaction = newTransaction()
+        commit(change(of: transaction, message: message, time: time))
     }
 
     /// The id for the next local op, opening a transaction if none is open.

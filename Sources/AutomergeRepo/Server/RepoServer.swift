@@ -75,6 +75,17 @@ public final class RepoServer: Service, Sendable {
         try await group.run()
     }
 
+    /// Runs the server until the calling task is cancelled, which shuts it
+    /// down gracefully (as a signal does for ``runUntilSignalled()``).
+    public func runUntilCancelled() async throws {
+        let group = ServiceGroup(configuration: .init(services: [self], logger: logger))
+        try await withTaskCancellationHandler {
+            try await group.run()
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
+    }
+
     /// The port the server accepts connections on, once it does (useful with port 0).
     /// - Throws: ``RepoServerError/notListening`` when the server stopped first.
     public func listeningPort() async throws -> Int {
