@@ -10,10 +10,11 @@ import NIOConcurrencyHelpers
 ///
 /// It connects on creation and stays connected, reconnecting with
 /// exponential back-off when the connection drops. Documents from
-/// ``create(_:)`` and ``find(_:timeout:)`` stay in sync both ways while it
+/// ``create(_:)`` and `find` stay in sync both ways while it
 /// is connected. With a `storage` datastore, documents and the sync state
 /// with the server are kept there, so that a restarted client has its
 /// documents offline and resumes syncing from what both sides share.
+/// The client runs until ``close()``, which a program calls when done with it.
 ///
 /// ```swift
 /// let client = RepoClient(url: "ws://localhost:3030")
@@ -46,6 +47,9 @@ public actor RepoClient {
 
     /// A client of the server at `url` (`ws://host:port`), connecting at once.
     /// - Parameters:
+    ///   - url: The server's WebSocket URL.
+    ///   - configuration: The peer id, message size limit, reconnection delays and find timeout.
+    ///   - logger: Where connection events are logged.
     ///   - storage: Where documents and sync states are kept; none keeps
     ///     them in memory (the client then says it is ephemeral).
     public init(url: String, storage: Datastore? = nil, configuration: RepoClientConfiguration = RepoClientConfiguration(),
@@ -91,7 +95,7 @@ public actor RepoClient {
         return record.handle
     }
 
-    /// The document at `url` (its `#heads`, if any, are not applied; see ``find(_:timeout:)``).
+    /// The document at `url` (its `#heads`, if any, are not applied): as `find` by document id.
     public func find(_ url: AutomergeURL, timeout: Duration? = nil) async throws -> RepoDocumentHandle {
         try await find(url.documentId, timeout: timeout)
     }

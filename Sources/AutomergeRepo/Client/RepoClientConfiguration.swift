@@ -9,7 +9,7 @@ public struct RepoClientConfiguration: Sendable {
     public var initialReconnectDelay: Duration
     /// The longest delay between reconnection attempts.
     public var maximumReconnectDelay: Duration
-    /// How long ``RepoClient/find(_:timeout:)`` waits by default.
+    /// How long `RepoClient.find` waits by default.
     public var findTimeout: Duration
 
     /// The defaults: a random peer id, 32 MiB messages, reconnecting after

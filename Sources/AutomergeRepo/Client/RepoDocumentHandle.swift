@@ -1,7 +1,7 @@
 import Automerge
 
 /// A document of the automerge-repo network, as ``RepoClient/create(_:)``
-/// and ``RepoClient/find(_:timeout:)`` return it: edit ``document`` with the
+/// and `find` return it: edit ``document`` with the
 /// `Document` API and the edits reach the server; changes other peers make
 /// arrive in it, while the client is connected (and on reconnection).
 public final class RepoDocumentHandle: Sendable {

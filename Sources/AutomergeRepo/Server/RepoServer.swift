@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// An automerge-repo sync server: peers of the automerge-repo network
 /// (automerge-repo in JavaScript, samod in Rust, ``RepoClient``) connect
 /// over WebSocket and sync documents by id; every document lives in an
-/// AutomergeStore ``Datastore``.
+/// AutomergeStore `Datastore`.
 ///
 /// A change a peer sends is stored (one SQLite transaction) before the
 /// server answers it, so a document the server acknowledged survives a

@@ -2,7 +2,7 @@ extension RepoMessage {
     /// The message that `bytes` (one WebSocket binary frame) hold.
     ///
     /// `bytes` longer than `maximumSize` are refused before they are decoded.
-    /// Then the bytes must be one CBOR map (strictly read: see ``CBORDecoder``)
+    /// Then the bytes must be one CBOR map (strictly read: see `CBORDecoder`)
     /// with a text `type`; a type we do not know gives ``unknown(type:)``,
     /// a known one must have each of its required fields, of the right kind.
     /// Fields no message uses are ignored; which fields are optional is said

@@ -108,12 +108,12 @@ extension Datastore {
         try read { db in try DocumentRow.fetch(db, docId: docId).map { try loadDocument($0, db) } }
     }
 
-    /// The sync state saved for `peer` and `docId` (see ``SyncState/encode()``), if any.
+    /// The sync state saved for `peer` and `docId`, if any.
     public func savedSyncState(peer: String, docId: String) throws -> SyncState? {
         try read { db in try ReplicationLedger.syncState(peer: peer, docId: docId, db).flatMap { try? SyncState(bytes: $0) } }
     }
 
-    /// Saves the persistent part of `state` (the heads both sides share) for `peer` and `docId`.
+    /// Saves the persistent part of `state` (the heads both sides share, as `SyncState.encode()` writes it) for `peer` and `docId`.
     public func saveSyncState(_ state: SyncState, peer: String, docId: String) throws {
         try write { db in try ReplicationLedger.save(syncState: state.encode(), heldSequence: nil, peer: peer, docId: docId, db) }
     }
