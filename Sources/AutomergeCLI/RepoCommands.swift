@@ -56,9 +56,7 @@ struct RepoSyncCommand: ParsableCommand {
         } catch {
             throw CommandFailure("'\(url)' is not an automerge: URL: \(error)")
         }
-        let document = try runBlocking { [server, timeout] in
-            let client = RepoClient(url: server, logger: quietLogger("automerge.repo-sync"))
-            defer { Task { await client.close() } }
+        let document = try withRepoClient(server) { [server, timeout] client in
             do {
                 let handle = try await client.find(documentURL, timeout: .seconds(timeout))
                 try await handle.waitUntilSynced(timeout: .seconds(timeout))
@@ -93,9 +91,7 @@ struct RepoCreateCommand: ParsableCommand {
         } catch {
             throw CommandFailure("the body does not encode as a document: \(error)")
         }
-        let url = try runBlocking { [server, timeout] in
-            let client = RepoClient(url: server, logger: quietLogger("automerge.repo-create"))
-            defer { Task { await client.close() } }
+        let url = try withRepoClient(server) { [server, timeout] client in
             let handle = try await client.create(document)
             do {
                 try await handle.waitUntilSynced(timeout: .seconds(timeout))
@@ -105,6 +101,22 @@ struct RepoCreateCommand: ParsableCommand {
             return handle.url
         }
         print(url)
+    }
+}
+
+/// Runs `body` with a client of `server` and closes the client after it
+/// (its `leave` sent), blocking until both are done.
+func withRepoClient<T: Sendable>(_ server: String, _ body: @escaping @Sendable (RepoClient) async throws -> T) throws -> T {
+    try runBlocking {
+        let client = RepoClient(url: server, logger: quietLogger("automerge.repo"))
+        do {
+            let result = try await body(client)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
     }
 }
 
