@@ -134,3 +134,58 @@ struct LoopbackHostilePeerTests {
         await server.stop()
     }
 }
+
+/// The server's bounds on peers that stop taking part: one that does not
+/// answer pings, one that does not read.
+@Suite("automerge-repo loopback: keep-alive and slow readers", .serialized)
+struct LoopbackKeepAliveTests {
+    @Test("a peer that never answers the server's pings is disconnected after the next ping")
+    func unansweredPings() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .milliseconds(200)))
+        let silent = try RawSocketPeer(port: server.port)
+        try silent.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
+        #expect(silent.waitForServerToClose(timeout: .seconds(10)))
+        // A peer with a WebSocket library answers pings and stays.
+        let client = loopbackClient(server)
+        try await client.waitUntilConnected()
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(await client.connectionState == .connected(server: server.server.peerId))
+        await client.close()
+        await server.stop()
+    }
+
+    @Test("a peer that sends requests and never reads is disconnected once its replies pass the queue bound")
+    func slowReader() async throws {
+        // Pings every minute: the reader never answers them, and only the queue bound may close it here.
+        let bound = 256 << 10
+        let server = try await LoopbackServer.start(RepoServerConfiguration(maximumQueuedBytes: bound,
+                                                                            keepAliveInterval: .seconds(60)))
+        let writer = loopbackClient(server)
+        var documents: [DocumentId] = []
+        // Random bytes: repeated ones would compress to nothing in the change chunk.
+        var generator = SystemRandomNumberGenerator()
+        let filler = Data((0..<(512 << 10)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for _ in 0..<24 {  // 12 MiB of replies: past the socket buffers and the bound
+            let handle = try await writer.create()
+            try handle.document.put(obj: .ROOT, key: "filler", value: .Bytes(filler))
+            try await handle.waitUntilSynced()
+            documents.append(handle.id)
+        }
+        let reader = try RawSocketPeer(port: server.port)
+        try reader.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
+        let emptySync = Array(Document().generateSyncMessage(state: SyncState())!)
+        for document in documents {
+            try reader.sendBinaryFrame(RepoMessage.request(senderId: RawPeer.peerId, targetId: server.server.peerId,
+                                                           documentId: document, data: emptySync).encoded())
+        }
+        try await Task.sleep(for: .seconds(2))  // the replies pile up unread
+        #expect(reader.waitForServerToClose(timeout: .seconds(5)))
+        try await expectServerStillServes(server)
+        await writer.close()
+        await server.stop()
+    }
+
+    func expectServerStillServes(_ server: LoopbackServer) async throws {
+        try await LoopbackHostilePeerTests().expectServerStillServes(server)
+    }
+}

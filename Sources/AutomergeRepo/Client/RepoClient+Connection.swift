@@ -34,7 +34,9 @@ extension RepoClient {
             var reason = "closed"
             do {
                 let closeFrame = try await WebSocketClient.connect(
-                    url: url, configuration: WebSocketClientConfiguration(maxFrameSize: configuration.maximumMessageSize),
+                    url: url,
+                    configuration: WebSocketClientConfiguration(maxFrameSize: configuration.maximumMessageSize,
+                                                                autoPing: .enabled(timePeriod: configuration.keepAliveInterval)),
                     logger: logger
                 ) { inbound, outbound, _ in
                     try await self.serve(inbound: inbound, outbound: outbound)

@@ -9,15 +9,20 @@ public struct RepoClientConfiguration: Sendable {
     public var initialReconnectDelay: Duration
     /// The longest delay between reconnection attempts.
     public var maximumReconnectDelay: Duration
+    /// How often the client pings the server; a server that has not
+    /// answered the previous ping by the next is taken for gone and the
+    /// client reconnects (a half-open connection is otherwise never noticed).
+    public var keepAliveInterval: Duration
     /// How long `RepoClient.find` waits by default.
     public var findTimeout: Duration
 
     /// The defaults: a random peer id, 32 MiB messages, reconnecting after
-    /// 100 ms doubling up to 10 s, and finds that wait 30 s.
+    /// 100 ms doubling up to 10 s, finds that wait 30 s, a ping every 15 s.
     public init(peerId: PeerId? = nil, maximumMessageSize: Int = 32 << 20,
                 initialReconnectDelay: Duration = .milliseconds(100), maximumReconnectDelay: Duration = .seconds(10),
-                findTimeout: Duration = .seconds(30))
+                findTimeout: Duration = .seconds(30), keepAliveInterval: Duration = .seconds(15))
     {
+        self.keepAliveInterval = keepAliveInterval
         self.peerId = peerId
         self.maximumMessageSize = maximumMessageSize
         self.initialReconnectDelay = initialReconnectDelay

@@ -12,6 +12,7 @@ final class Outbox: Sendable {
     private struct State {
         var queuedBytes = 0
         var isClosed = false
+        var hasOverflowed = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -19,25 +20,30 @@ final class Outbox: Sendable {
     /// The queued messages, for the connection's writer to drain.
     let messages: AsyncStream<[UInt8]>
     let limit: Int
+    private let onOverflow: @Sendable () -> Void
 
-    init(limit: Int) {
+    /// An outbox of at most `limit` bytes; `onOverflow` runs once, when a message would pass it.
+    init(limit: Int, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
+        self.onOverflow = onOverflow
         (messages, continuation) = AsyncStream.makeStream(of: [UInt8].self)
     }
 
     /// Queues `bytes`; false when the outbox is closed, or now closes because it would pass its bound.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
-        let accepted = state.withLockedValue { state -> Bool in
-            guard !state.isClosed else { return false }
+        let (accepted, overflowed) = state.withLockedValue { state -> (Bool, Bool) in
+            guard !state.isClosed else { return (false, false) }
             guard state.queuedBytes + bytes.count <= limit else {
                 state.isClosed = true
-                return false
+                state.hasOverflowed = true
+                return (false, true)
             }
             state.queuedBytes += bytes.count
-            return true
+            return (true, false)
         }
         if accepted { continuation.yield(bytes) } else { continuation.finish() }
+        if overflowed { onOverflow() }
         return accepted
     }
 
@@ -45,6 +51,9 @@ final class Outbox: Sendable {
     func written(_ count: Int) {
         state.withLockedValue { $0.queuedBytes -= count }
     }
+
+    /// Whether a message was refused for passing the bound: the peer does not read.
+    var hasOverflowed: Bool { state.withLockedValue { $0.hasOverflowed } }
 
     /// Whether nothing more will be queued.
     var isClosed: Bool { state.withLockedValue { $0.isClosed } }

@@ -54,9 +54,10 @@ public final class RepoServer: Service, Sendable {
     public func run() async throws {
         let application = Application(
             router: Router(),
-            server: .http1WebSocketUpgrade(configuration: upgradeConfiguration) { [hub, configuration] _, _, _ in
+            server: .http1WebSocketUpgrade(configuration: upgradeConfiguration) { [hub, configuration] _, channel, _ in
                 .upgrade([:]) { inbound, outbound, _ in
-                    try await Self.serve(inbound: inbound, outbound: outbound, hub: hub, configuration: configuration)
+                    try await Self.serve(inbound: inbound, outbound: outbound, channel: channel, hub: hub,
+                                         configuration: configuration)
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
@@ -124,10 +125,13 @@ public final class RepoServer: Service, Sendable {
     }
 
     /// One connection: reads messages into the hub while a second task writes its outbox.
-    private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, hub: RepoHub,
+    /// A peer whose replies overflow its outbox does not read: its socket is
+    /// closed at once, since a close handshake would wait behind the unread bytes.
+    private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel,
+                              hub: RepoHub,
                               configuration: RepoServerConfiguration) async throws
     {
-        let outbox = Outbox(limit: configuration.maximumQueuedBytes)
+        let outbox = Outbox(limit: configuration.maximumQueuedBytes) { channel.close(promise: nil) }
         let id = await hub.connect(outbox: outbox)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await outbox.drain(into: outbound) }
@@ -139,12 +143,13 @@ public final class RepoServer: Service, Sendable {
                         break
                     }
                     if await hub.receive(Array(buffer.readableBytesView), from: id) == .close { break }
-                    if outbox.isClosed { break }  // the outbox overflowed: the peer does not read
+                    if outbox.hasOverflowed { break }
                 }
             } catch {
                 // The socket closed or broke (WSCore has answered protocol errors already).
             }
             await hub.disconnect(id)
+            if outbox.hasOverflowed { group.cancelAll() }  // the socket is closed: drop what is queued
             await group.next()
         }
     }
