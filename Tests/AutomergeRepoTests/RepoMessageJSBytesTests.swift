@@ -111,6 +111,26 @@ struct RepoMessageJSBytesTests {
         }
     }
 
+    @Test("sync data under tag 64, as cbor-x writes a Uint8Array with its default options, reads as plain bytes")
+    func taggedUint8Array() throws {
+        let bytes = HandCBOR.map([
+            "type": HandCBOR.text("sync"),
+            "targetId": HandCBOR.text("storage-server-sync-automerge-org"),
+            "documentId": HandCBOR.text("4NMNnkMhL8jXrdJ9jamS58PAVdXu"),
+            "data": [0xD8, 64] + HandCBOR.bytes(Sample.syncData),  // tag 64 (RFC 8746 uint8 typed array)
+            "senderId": HandCBOR.text("client-3c2e"),
+        ])
+        #expect(try decode(bytes) == .sync(senderId: Sample.client, targetId: Sample.server,
+                                           documentId: Sample.documentId, data: Sample.syncData))
+        // Any other tag over the bytes is still the wrong kind.
+        let otherTag = HandCBOR.map([
+            "type": HandCBOR.text("sync"), "targetId": HandCBOR.text("s"),
+            "documentId": HandCBOR.text("4NMNnkMhL8jXrdJ9jamS58PAVdXu"),
+            "data": [0xD8, 65] + HandCBOR.bytes(Sample.syncData), "senderId": HandCBOR.text("c"),
+        ])
+        #expect(throws: RepoMessageError.self) { try decode(otherTag) }
+    }
+
     @Test("doc-unavailable, as DocSynchronizer makes it")
     func docUnavailable() throws {
         // DocSynchronizer.ts: { type: "doc-unavailable", documentId, targetId }, then senderId (NetworkSubsystem).

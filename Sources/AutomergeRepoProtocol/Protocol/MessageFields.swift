@@ -77,8 +77,14 @@ struct MessageFields {
         try optionalText(key).map { PeerId($0) }
     }
 
+    /// A byte string, or one under tag 64 (RFC 8746's `uint8` typed array):
+    /// cbor-x writes a `Uint8Array` with that tag unless told not to, as
+    /// automerge-repo tells it; a peer built on cbor-x's defaults still syncs.
     func bytes(_ key: String) throws(RepoMessageError) -> [UInt8] {
-        try required(key, as: .byteString, \.bytesValue)
+        try required(key, as: .byteString) { value in
+            if case .tagged(64, let inner) = value { return inner.bytesValue }
+            return value.bytesValue
+        }
     }
 
     func optionalBool(_ key: String) throws(RepoMessageError) -> Bool? {
