@@ -123,8 +123,11 @@ enum RawPeer {
         var closedByServer = false
     }
 
-    static func exchange(_ server: LoopbackServer, sending frames: [Frame], timeout: Duration = .seconds(3),
-                         maximumFrameSize: Int = 1 << 24) async throws -> Exchange
+    /// Sends `frames`, then collects what the server sends until it closes
+    /// the connection, `done` holds for what was received, or `timeout` passes.
+    static func exchange(_ server: LoopbackServer, sending frames: [Frame], timeout: Duration = .seconds(15),
+                         maximumFrameSize: Int = 1 << 24, until done: @escaping ([RepoMessage]) -> Bool = { _ in false })
+        async throws -> Exchange
     {
         let collected = Collected()
         var logger = Logger(label: "test.raw")
@@ -149,7 +152,7 @@ enum RawPeer {
             }
         }
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, !collected.snapshot.closedByServer {
+        while ContinuousClock.now < deadline, !collected.snapshot.closedByServer, !done(collected.snapshot.received) {
             try await Task.sleep(for: .milliseconds(20))
         }
         reader.cancel()
