@@ -62,7 +62,7 @@ public final class Datastore: @unchecked Sendable {
         try translatingErrors { try database.read(body) }
     }
 
-    /// Lets the store's own errors through and reports any other as ``StoreError/storage(_:)``.
+    /// Lets the store's own errors (and a peer's protocol violations) through and reports any other as ``StoreError/storage(_:)``.
     private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -70,6 +70,8 @@ public final class Datastore: @unchecked Sendable {
             throw error
         } catch let error as QueryError {
             throw error
+        } catch let error as ReplicationError {
+            throw error  // a peer's bad message, found inside a transaction: the caller tells it from storage failures
         } catch {
             throw StoreError.storage("\(error)")
         }

@@ -50,11 +50,6 @@ final class ReplicationSyncStates {
         self.persistent = persistent
     }
 
-    /// Forgets what each session sent and was not answered (``SyncState/reset()``).
-    func resetAll() {
-        for state in states.values { state.reset() }
-    }
-
     /// The document's state: the persisted one (a new session starts from
     /// the heads both sides shared, as ``SyncState/reset()`` keeps), or a new one.
     func state(for docId: String, _ db: GRDB.Database) throws -> SyncState {

@@ -46,13 +46,6 @@ public final class DocumentSyncPeer: @unchecked Sendable {
         guard try datastore.containsDocument(docId) else { return nil }
         return try datastore.replicate([.offer(docId: docId)], states: states)[0].reply
     }
-
-    /// Forgets the in-flight part of every session (what was sent and not
-    /// yet answered), as a reconnected peer needs; the shared heads stay.
-    /// - Throws: ``StoreError`` when the datastore cannot be written.
-    public func resetSessions() throws {
-        try datastore.write { _ in states.resetAll() }  // the states are only touched inside write transactions
-    }
 }
 
 /// What ``DocumentSyncPeer/receiveSyncMessage(_:docId:)`` did.
