@@ -61,7 +61,7 @@ public final class RepoServer: Service, Sendable {
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
-                                                    serverName: nil),
+                                                    serverName: nil, backlog: configuration.backlog),
             onServerRunning: { [port] channel in Self.announce(channel.localAddress?.port, to: port) },
             logger: logger
         )

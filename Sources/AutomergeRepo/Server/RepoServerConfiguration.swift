@@ -18,14 +18,20 @@ public struct RepoServerConfiguration: Sendable {
     /// answered the previous ping by the next is disconnected (the keep-alive
     /// of automerge-repo's WebSocket server, every 5 seconds by default).
     public var keepAliveInterval: Duration
+    /// The most connections the kernel queues before the server accepts
+    /// them (within its own cap, `net.core.somaxconn`: 4096 on Linux by
+    /// default). Past it a connection's opening is dropped and retried about a
+    /// second later: with Hummingbird's 256, a thousand clients connecting
+    /// at once (a server restart) waited over a second in one case in five.
+    public var backlog: Int
     /// The peer id the server goes by; a random `storage-server-…` id unless given.
     public var peerId: PeerId?
 
     /// A configuration with the defaults above: 32 MiB messages and queues,
-    /// 100,000 documents per connection, a ping every 5 seconds.
+    /// 100,000 documents per connection, a ping every 5 seconds, 4096 connections queued.
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
-                keepAliveInterval: Duration = .seconds(5), peerId: PeerId? = nil)
+                keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, peerId: PeerId? = nil)
     {
         self.host = host
         self.port = port
@@ -33,6 +39,7 @@ public struct RepoServerConfiguration: Sendable {
         self.maximumQueuedBytes = maximumQueuedBytes
         self.maximumDocumentsPerConnection = maximumDocumentsPerConnection
         self.keepAliveInterval = keepAliveInterval
+        self.backlog = backlog
         self.peerId = peerId
     }
 }
