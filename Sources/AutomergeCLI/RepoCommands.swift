@@ -20,13 +20,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The datastore directory (created when absent).") var store: String
     @Option(help: "The largest message a peer may send, in bytes.") var maxMessageBytes = 32 << 20
     @Option(help: "The most documents one connection may sync.") var maxDocumentsPerConnection = 100_000
+    @Option(help: "Memory for loaded documents kept between messages, in MiB.") var documentCacheMb = 1024
 
     func run() throws {
         let datastore = try DatastoreManager(directory: store).datastoreNamed("repo")
         let server = RepoServer(
             datastore: datastore,
             configuration: RepoServerConfiguration(host: host, port: port, maximumMessageSize: maxMessageBytes,
-                                                   maximumDocumentsPerConnection: maxDocumentsPerConnection),
+                                                   maximumDocumentsPerConnection: maxDocumentsPerConnection,
+                                                   documentCacheBytes: documentCacheMb << 20),
             logger: quietLogger("automerge.serve"))
         try runBlocking {
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -52,6 +52,16 @@ public final class Datastore: @unchecked Sendable {
         return actor
     }
 
+    /// The most memory, in bytes as estimated, the Automerge documents this
+    /// datastore keeps loaded between writes may take (256 MiB unless set):
+    /// a document written again while cached is not loaded again. The least
+    /// recently used go first; a sync server with many live documents sets it
+    /// to hold them.
+    public var documentCacheByteLimit: Int {
+        get { cache.byteLimit }
+        set { cache.byteLimit = newValue }
+    }
+
     /// Runs `body` in one write transaction, turning database failures into ``StoreError``.
     func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
         try translatingErrors { try database.write(body) }

@@ -1,4 +1,13 @@
 extension Document {
+    /// A cheap estimate of the heap bytes the document holds (its history's
+    /// records and bytes, and about 48 bytes per op ever made), in constant
+    /// time, for caches that bound the documents they keep by memory. An
+    /// estimate: ``memoryBreakdown()`` counts, at a cost linear in the document.
+    @_spi(Storage)
+    public var approximateMemoryFootprint: Int {
+        locked { state in state.history.byteCount + Int(clamping: state.ops.maxOp) * 48 }
+    }
+
     /// The heap bytes the document's main structures take, estimated from
     /// their counts and element sizes (allocator overhead left out), by
     /// part, for `automerge-memory-probe --breakdown`: what a document's

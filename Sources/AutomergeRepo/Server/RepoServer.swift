@@ -43,6 +43,7 @@ public final class RepoServer: Service, Sendable {
         self.configuration = configuration
         self.logger = logger
         hub = RepoHub(datastore: datastore, configuration: configuration, logger: logger)
+        datastore.documentCacheByteLimit = configuration.documentCacheBytes
     }
 
     /// The peer id the server goes by.

@@ -24,6 +24,11 @@ public struct RepoServerConfiguration: Sendable {
     /// second later: with Hummingbird's 256, a thousand clients connecting
     /// at once (a server restart) waited over a second in one case in five.
     public var backlog: Int
+    /// How much memory (estimated bytes) the datastore may keep of loaded
+    /// documents between messages; the server sets the datastore's
+    /// `documentCacheByteLimit` to it. Past it each message about an evicted
+    /// document loads it again; 1 GiB keeps about 4,000 documents of 1,000 changes.
+    public var documentCacheBytes: Int
     /// The peer id the server goes by; a random `storage-server-…` id unless given.
     public var peerId: PeerId?
 
@@ -31,7 +36,8 @@ public struct RepoServerConfiguration: Sendable {
     /// 100,000 documents per connection, a ping every 5 seconds, 4096 connections queued.
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
-                keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, peerId: PeerId? = nil)
+                keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, documentCacheBytes: Int = 1 << 30,
+                peerId: PeerId? = nil)
     {
         self.host = host
         self.port = port
@@ -40,6 +46,7 @@ public struct RepoServerConfiguration: Sendable {
         self.maximumDocumentsPerConnection = maximumDocumentsPerConnection
         self.keepAliveInterval = keepAliveInterval
         self.backlog = backlog
+        self.documentCacheBytes = documentCacheBytes
         self.peerId = peerId
     }
 }

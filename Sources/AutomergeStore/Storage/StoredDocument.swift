@@ -75,29 +75,6 @@ extension DatabaseError {
     }
 }
 
-/// Loaded Automerge documents by id, each with the revision it holds, so
-/// that a write to a document just written does not load it again. An
-/// entry is used only when its revision is the stored one.
-final class DocumentCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: (revId: String, document: Document)] = [:]
-    private let capacity = 128
-
-    func document(_ docId: String, at revId: String) -> Document? {
-        lock.withLock { entries[docId].flatMap { $0.revId == revId ? $0.document : nil } }
-    }
-
-    func store(_ document: Document, for docId: String, at revId: String) {
-        lock.withLock {
-            if entries.count >= capacity, entries[docId] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[docId] = (revId, document)
-        }
-    }
-
-    func evict(_ docId: String) { lock.withLock { _ = entries.removeValue(forKey: docId) } }
-
-    func evictAll() { lock.withLock { entries.removeAll() } }
-}
 
 extension Datastore {
     /// The document's Automerge document at its stored revision, from its

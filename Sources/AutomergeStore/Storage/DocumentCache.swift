@@ -1,0 +1,129 @@
+@_spi(Storage) import Automerge
+import Foundation
+
+/// Loaded Automerge documents by id, each with the revision it holds, so
+/// that a write to a document written a moment ago does not load and decode
+/// it again. An entry is used only when its revision is the stored one.
+///
+/// Bounded by memory, least recently used first out: each entry counts its
+/// document's estimated footprint (``Document/approximateMemoryFootprint``,
+/// taken when stored), and storing past ``byteLimit`` evicts the entries
+/// used longest ago. A sync server with more live documents than fit keeps
+/// the busiest; one with fewer keeps them all. Every operation is O(1).
+final class DocumentCache: @unchecked Sendable {
+    /// The default bound: 256 MiB of estimated document memory.
+    static let defaultByteLimit = 256 << 20
+
+    private final class Entry {
+        let docId: String
+        var revId: String
+        var document: Document
+        var bytes: Int
+        // Both links weak: `entries` owns every entry, and a strong chain
+        // would free a long list by recursion.
+        weak var newer: Entry?
+        weak var older: Entry?
+
+        init(docId: String, revId: String, document: Document, bytes: Int) {
+            self.docId = docId
+            self.revId = revId
+            self.document = document
+            self.bytes = bytes
+        }
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    /// The least and the most recently used entries, the ends of the list linked by `newer` and `older`.
+    private weak var oldest: Entry?
+    private weak var newest: Entry?
+    private var totalBytes = 0
+    private var limit = DocumentCache.defaultByteLimit
+
+    /// The most estimated bytes the cached documents may hold together.
+    var byteLimit: Int {
+        get { lock.withLock { limit } }
+        set {
+            lock.withLock {
+                limit = max(0, newValue)
+                evictPastLimit()
+            }
+        }
+    }
+
+    /// The cached document at `revId`, which becomes the most recently used.
+    func document(_ docId: String, at revId: String) -> Document? {
+        lock.withLock {
+            guard let entry = entries[docId], entry.revId == revId else { return nil }
+            moveToNewest(entry)
+            return entry.document
+        }
+    }
+
+    func store(_ document: Document, for docId: String, at revId: String) {
+        let bytes = document.approximateMemoryFootprint
+        lock.withLock {
+            if let entry = entries[docId] {
+                totalBytes += bytes - entry.bytes
+                (entry.revId, entry.document, entry.bytes) = (revId, document, bytes)
+                moveToNewest(entry)
+            } else {
+                let entry = Entry(docId: docId, revId: revId, document: document, bytes: bytes)
+                entries[docId] = entry
+                totalBytes += bytes
+                append(entry)
+            }
+            evictPastLimit()
+        }
+    }
+
+    func evict(_ docId: String) {
+        lock.withLock {
+            guard let entry = entries.removeValue(forKey: docId) else { return }
+            unlink(entry)
+            totalBytes -= entry.bytes
+        }
+    }
+
+    func evictAll() {
+        lock.withLock {
+            entries.removeAll()
+            oldest = nil
+            newest = nil
+            totalBytes = 0
+        }
+    }
+
+    /// The number of cached documents and their estimated bytes.
+    var usage: (count: Int, bytes: Int) { lock.withLock { (entries.count, totalBytes) } }
+
+    // MARK: The recency list; the caller holds the lock.
+
+    private func evictPastLimit() {
+        while totalBytes > limit, let victim = oldest {
+            entries[victim.docId] = nil
+            unlink(victim)
+            totalBytes -= victim.bytes
+        }
+    }
+
+    private func append(_ entry: Entry) {
+        entry.older = newest
+        entry.newer = nil
+        if let newest { newest.newer = entry } else { oldest = entry }
+        newest = entry
+    }
+
+    private func unlink(_ entry: Entry) {
+        if let older = entry.older { older.newer = entry.newer } else { oldest = entry.newer }
+        if let newer = entry.newer { newer.older = entry.older } else { newest = entry.older }
+        entry.newer = nil
+        entry.older = nil
+    }
+
+    private func moveToNewest(_ entry: Entry) {
+        guard newest !== entry else { return }
+        unlink(entry)
+        append(entry)
+    }
+}
