@@ -4,8 +4,8 @@
 /// `@_spi(Fuzzing)` to check CBOR round trips on arbitrary bytes.
 ///
 /// Not API: the item model (`CBORValue`) stays internal, and no client
-/// but the fuzz target should use this. `==` and hashing are the model's
-/// (so an item holding a NaN float is not `==` to itself).
+/// but the fuzz target should use this. `==` and hashing are the model's:
+/// Swift's on each value, except that every NaN equals every NaN.
 @_spi(Fuzzing) public struct CBORItem: Hashable, Sendable {
     let value: CBORValue
 
