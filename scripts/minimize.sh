@@ -5,7 +5,8 @@
 #
 # NAME describes the bug (e.g. deep-nesting-overflows-stack); the minimized
 # input becomes Corpus/TARGET/NAME, which `swift test` replays from then on.
-# Add a unit test named after it in Tests/AutomergeTests/Fuzz/.
+# Add a unit test named after it in Tests/AutomergeTests/Fuzz/ (for repo-message,
+# in Tests/AutomergeRepoTests/RepoFuzzRegressionTests.swift).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then
