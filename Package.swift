@@ -83,7 +83,7 @@ let package = Package(
         ),
         .target(
             name: "AutomergeFuzzing",
-            dependencies: ["Automerge", "AutomergeConformance", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Automerge", "AutomergeConformance", "AutomergeRepoProtocol", .product(name: "Crypto", package: "swift-crypto")],
             path: "Fuzz/AutomergeFuzzing"
         ),
         // Loads one document in a process holding only the library, for `automerge bench memory`.

@@ -8,7 +8,7 @@
 // library, which `swift test` also runs over Corpus/ without libFuzzer.
 import PackageDescription
 
-let targets = ["load", "changes", "decode", "ops", "sync"]
+let targets = ["load", "changes", "decode", "ops", "sync", "repo-message"]
 
 let package = Package(
     name: "AutomergeFuzz",

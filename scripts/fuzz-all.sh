@@ -21,7 +21,7 @@ SWIFT
     echo "SKIPPED fuzzing: this Swift toolchain cannot build libFuzzer binaries (swiftc -sanitize=fuzzer,address failed):"
     grep -v "Cannot export local symbol" "$probe/probe.log" | tail -5
     rm -rf "$probe"
-    echo "fuzzing: 0 passed, 0 failed, 5 skipped"
+    echo "fuzzing: 0 passed, 0 failed, 6 skipped"
     exit 0
   fi
   rm -rf "$probe"
@@ -29,10 +29,10 @@ fi
 
 "$root/scripts/fuzz-build.sh"
 failed=()
-for target in load changes decode ops sync; do
+for target in load changes decode ops sync repo-message; do
   "$root/scripts/fuzz.sh" "$target" "$seconds" || failed+=("$target")
 done
-targets=5
+targets=6
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "fuzzing found crashes in: ${failed[*]} (see ${AUTOMERGE_FUZZ_OUT:-/tmp/automerge-fuzz}/TARGET/crashes/)" >&2
   echo "fuzzing: $((targets - ${#failed[@]})) passed, ${#failed[@]} failed"

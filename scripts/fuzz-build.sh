@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer executables (Fuzz/Package.swift) with
 # -sanitize=fuzzer,address, in release mode. Prints only errors.
-#   scripts/fuzz-build.sh [TARGET]   (default: all five)
+#   scripts/fuzz-build.sh [TARGET]   (default: all six)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 product=()

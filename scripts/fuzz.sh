@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
 #
-# TARGET is load, changes, decode, ops or sync; SECONDS defaults to 60.
+# TARGET is load, changes, decode, ops, sync or repo-message; SECONDS defaults to 60.
 # Corpus: new inputs go to $AUTOMERGE_FUZZ_OUT/TARGET/corpus (default
 # /tmp/automerge-fuzz), seeded read-only from Corpus/TARGET and, for the
 # byte-format targets, ../shared/{fixtures,docs,oracle-gen} when present.
@@ -18,9 +18,9 @@ shift $(( $# < 2 ? $# : 2 ))
 
 case "$target" in
   load | decode) max_len=65536 ;;
-  changes | sync) max_len=16384 ;;
+  changes | sync | repo-message) max_len=16384 ;;
   ops) max_len=4096 ;;
-  *) echo "usage: scripts/fuzz.sh load|changes|decode|ops|sync [SECONDS] [libFuzzer flags...]" >&2; exit 2 ;;
+  *) echo "usage: scripts/fuzz.sh load|changes|decode|ops|sync|repo-message [SECONDS] [libFuzzer flags...]" >&2; exit 2 ;;
 esac
 
 out="${AUTOMERGE_FUZZ_OUT:-/tmp/automerge-fuzz}/$target"
@@ -30,7 +30,7 @@ mkdir -p "$out/corpus" "$out/crashes"
 binary="$root/Fuzz/.build/release/fuzz-$target"
 
 seeds=("$root/Corpus/$target")
-if [ "$target" != ops ] && [ "$target" != sync ]; then  # edit scripts and sync messages, not Automerge files
+if [ "$target" != ops ] && [ "$target" != sync ] && [ "$target" != repo-message ]; then  # edit scripts and messages, not Automerge files
   for dir in fixtures docs oracle-gen; do
     [ -d "$root/../shared/$dir" ] && seeds+=("$root/../shared/$dir")
   done

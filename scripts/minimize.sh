@@ -5,15 +5,16 @@
 #
 # NAME describes the bug (e.g. deep-nesting-overflows-stack); the minimized
 # input becomes Corpus/TARGET/NAME, which `swift test` replays from then on.
-# Add a unit test named after it in Tests/AutomergeTests/Fuzz/.
+# Add a unit test named after it in Tests/AutomergeTests/Fuzz/ (for repo-message,
+# in Tests/AutomergeRepoTests/RepoFuzzRegressionTests.swift).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then
-  echo "usage: scripts/minimize.sh load|changes|decode|ops|sync CRASH_FILE NAME [SECONDS]" >&2
+  echo "usage: scripts/minimize.sh load|changes|decode|ops|sync|repo-message CRASH_FILE NAME [SECONDS]" >&2
   exit 2
 fi
 target="$1" crash="$2" name="$3" seconds="${4:-120}"
-case "$target" in load | changes | decode | ops | sync) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+case "$target" in load | changes | decode | ops | sync | repo-message) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
 case "$name" in */* | .* | "") echo "NAME must be a plain file name" >&2; exit 2 ;; esac
 [ -f "$crash" ] || { echo "no such file: $crash" >&2; exit 2; }
 

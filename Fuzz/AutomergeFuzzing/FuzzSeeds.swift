@@ -12,6 +12,7 @@ public enum FuzzSeeds {
         case .decode: return try decodeSeeds() + SparseIdSeeds.decodeSeeds()
         case .ops: return opsSeeds()
         case .sync: return try syncSeeds()
+        case .repoMessage: return try repoMessageSeeds()
         }
     }
 

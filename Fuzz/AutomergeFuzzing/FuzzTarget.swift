@@ -22,6 +22,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Two selector bytes, then a sync message received at some point of a
     /// real sync session, and a saved sync state.
     case sync
+    /// One frame of the automerge-repo network: a CBOR item and a
+    /// `RepoMessage` (`AutomergeRepoProtocol`) that round-trip and say what
+    /// their bytes say.
+    case repoMessage = "repo-message"
 
     /// Runs the target on one input.
     public func run(_ data: Data) throws(FuzzFailure) {
@@ -31,6 +35,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .decode: try DecodeTarget.run(data)
         case .ops: try OpsTarget.run(data)
         case .sync: try SyncTarget.run(data)
+        case .repoMessage: try RepoMessageTarget.run(data)
         }
     }
 
@@ -38,7 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public var maxLength: Int {
         switch self {
         case .load, .decode: return 65_536
-        case .changes, .sync: return 16_384
+        case .changes, .sync, .repoMessage: return 16_384
         case .ops: return 4_096
         }
     }

@@ -134,7 +134,12 @@ struct MessageFields {
         var texts: [String] = []
         texts.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            texts.append(try Self.text(item, field: "\(name(key))[\(index)]"))
+            // The item's name (its path, as long as a storage id in `newHeads`) is made only for an error:
+            // made for every item, it cost the path's length per item, quadratic in the message.
+            guard case .textString(let text) = item else {
+                throw .wrongType(field: "\(name(key))[\(index)]", expected: .textString, found: item.kind)
+            }
+            texts.append(text)
         }
         return texts
     }

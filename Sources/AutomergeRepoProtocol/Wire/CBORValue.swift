@@ -9,6 +9,13 @@
 ///   serialization), so a value, not its width, is what round-trips. NaN is
 ///   written as the half-width quiet NaN `f9 7e00`; NaN payloads are not kept.
 ///
+/// Equality is Swift's for each case but one: every NaN is equal to every
+/// NaN (and hashes alike), since every NaN is written `f97e00`. So an item
+/// holding a NaN is `==` to itself, and a map whose keys are NaNs repeats
+/// a key, as its encoding would; with `Double`'s `==` each NaN key was new
+/// to the decoder's key set while hashing like every other, which made
+/// reading n of them take n² comparisons.
+///
 /// Maps keep their entries in the order given (CBOR maps are unordered, but
 /// the order we write is the order the caller chose, as cbor-x does for the
 /// JavaScript objects automerge-repo sends).
@@ -64,6 +71,44 @@ enum CBORValue: Hashable, Sendable {
         init?(_ rawValue: UInt8) {
             guard !(20...31).contains(rawValue) else { return nil }
             self.rawValue = rawValue
+        }
+    }
+}
+
+extension CBORValue {
+    static func == (lhs: CBORValue, rhs: CBORValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): return a == b
+        case (.byteString(let a), .byteString(let b)): return a == b
+        case (.textString(let a), .textString(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.map(let a), .map(let b)): return a == b
+        case (.tagged(let tagA, let a), .tagged(let tagB, let b)): return tagA == tagB && a == b
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.null, .null), (.undefined, .undefined): return true
+        case (.simple(let a), .simple(let b)): return a == b
+        case (.float(let a), .float(let b)): return a == b || (a.isNaN && b.isNaN)
+        case (.unsigned, _), (.negative, _), (.byteString, _), (.textString, _), (.array, _), (.map, _), (.tagged, _),
+             (.bool, _), (.null, _), (.undefined, _), (.simple, _), (.float, _):
+            return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .unsigned(let n): hasher.combine(0 as UInt8); hasher.combine(n)
+        case .negative(let n): hasher.combine(1 as UInt8); hasher.combine(n)
+        case .byteString(let bytes): hasher.combine(2 as UInt8); hasher.combine(bytes)
+        case .textString(let text): hasher.combine(3 as UInt8); hasher.combine(text)
+        case .array(let items): hasher.combine(4 as UInt8); hasher.combine(items)
+        case .map(let entries): hasher.combine(5 as UInt8); hasher.combine(entries)
+        case .tagged(let tag, let item): hasher.combine(6 as UInt8); hasher.combine(tag); hasher.combine(item)
+        case .bool(let flag): hasher.combine(7 as UInt8); hasher.combine(flag)
+        case .null: hasher.combine(8 as UInt8)
+        case .undefined: hasher.combine(9 as UInt8)
+        case .simple(let simple): hasher.combine(10 as UInt8); hasher.combine(simple)
+        // Double hashes 0.0 and -0.0 alike; every NaN hashes as the one NaN.
+        case .float(let number): hasher.combine(11 as UInt8); hasher.combine(number.isNaN ? .nan : number)
         }
     }
 }
