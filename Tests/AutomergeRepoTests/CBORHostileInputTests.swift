@@ -154,3 +154,19 @@ struct CBORHostileInputTests {
         }
     }
 }
+
+@Suite("CBOR: text keys")
+struct CBORTextKeyTests {
+    @Test("text keys are compared by their UTF-8: canonically equivalent spellings are two keys, the same bytes twice one")
+    func keysByBytes() throws {
+        let composed = Array("é".utf8), decomposed = Array("e\u{301}".utf8)
+        let twoKeys: [UInt8] = [0xA2, 0x60 | UInt8(composed.count)] + composed + [0x01, 0x60 | UInt8(decomposed.count)]
+            + decomposed + [0x02]
+        let value = try CBORValue.decode(twoKeys)
+        guard case .map(let entries) = value else { Issue.record("not a map"); return }
+        #expect(entries.count == 2)
+        #expect(value.encoded() == twoKeys)
+        let sameTwice: [UInt8] = [0xA2, 0x62] + composed + [0x01, 0x62] + composed + [0x02]
+        #expect(throws: CBORError.self) { try CBORValue.decode(sameTwice) }
+    }
+}

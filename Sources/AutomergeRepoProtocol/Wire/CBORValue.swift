@@ -80,7 +80,9 @@ extension CBORValue {
         switch (lhs, rhs) {
         case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): return a == b
         case (.byteString(let a), .byteString(let b)): return a == b
-        case (.textString(let a), .textString(let b)): return a == b
+        // By their UTF-8, as CBOR and JavaScript compare them: Swift's `==` on
+        // String would make "é" and "e\u{301}" one key and refuse a valid map.
+        case (.textString(let a), .textString(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.array(let a), .array(let b)): return a == b
         case (.map(let a), .map(let b)): return a == b
         case (.tagged(let tagA, let a), .tagged(let tagB, let b)): return tagA == tagB && a == b
@@ -99,7 +101,10 @@ extension CBORValue {
         case .unsigned(let n): hasher.combine(0 as UInt8); hasher.combine(n)
         case .negative(let n): hasher.combine(1 as UInt8); hasher.combine(n)
         case .byteString(let bytes): hasher.combine(2 as UInt8); hasher.combine(bytes)
-        case .textString(let text): hasher.combine(3 as UInt8); hasher.combine(text)
+        case .textString(let text):
+            hasher.combine(3 as UInt8)
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         case .array(let items): hasher.combine(4 as UInt8); hasher.combine(items)
         case .map(let entries): hasher.combine(5 as UInt8); hasher.combine(entries)
         case .tagged(let tag, let item): hasher.combine(6 as UInt8); hasher.combine(tag); hasher.combine(item)
