@@ -11,9 +11,10 @@ import ServiceLifecycle
 /// over WebSocket and sync documents by id; every document lives in an
 /// AutomergeStore `Datastore`.
 ///
-/// A change a peer sends is stored (one SQLite transaction) before the
-/// server answers it, so a document the server acknowledged survives a
-/// crash, and a shutdown loses nothing it acknowledged.
+/// A change a peer sends is committed (one SQLite transaction) before the
+/// server answers it, so a shutdown, or a crash of the server process,
+/// loses nothing it acknowledged (an OS crash or power loss can lose the
+/// last commits: the datastore's SQLite runs WAL with `synchronous=NORMAL`).
 ///
 /// ```swift
 /// let datastore = try DatastoreManager(directory: "/var/lib/sync").datastoreNamed("repo")
