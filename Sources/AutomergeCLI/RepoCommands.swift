@@ -30,13 +30,17 @@ struct ServeCommand: ParsableCommand {
                                                    maximumDocumentsPerConnection: maxDocumentsPerConnection,
                                                    documentCacheBytes: documentCacheMb << 20),
             logger: quietLogger("automerge.serve"))
-        try runBlocking {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await server.runUntilSignalled() }
-                let port = try await server.listeningPort()
-                FileHandle.standardOutput.write(Data("listening \(port)\n".utf8))
-                try await group.waitForAll()
+        try runBlocking { [host, port] in
+            let running = Task { try await server.runUntilSignalled() }
+            do {
+                let listening = try await server.listeningPort()
+                FileHandle.standardOutput.write(Data("listening \(listening)\n".utf8))
+            } catch {
+                // It never listened: say why, from the server's own error.
+                let reason = await running.result.failure.map { "\($0)" } ?? "it stopped first"
+                throw CommandFailure("cannot listen on \(host):\(port): \(reason)")
             }
+            try await running.value
         }
     }
 }
@@ -119,6 +123,14 @@ func withRepoClient<T: Sendable>(_ server: String, _ body: @escaping @Sendable (
             await client.close()
             throw error
         }
+    }
+}
+
+extension Result {
+    /// The error, when this is a failure.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 

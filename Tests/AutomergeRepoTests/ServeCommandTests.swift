@@ -45,7 +45,7 @@ struct ServeCommandTests {
         return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
-    @Test("serve prints 'listening PORT' first; create and sync through it; SIGTERM keeps every document")
+    @Test("serve prints 'listening PORT' first; create and sync through it; a taken port is one error line; SIGTERM keeps every document")
     func serveCreateSyncTerminate() throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: store) }
@@ -73,6 +73,11 @@ struct ServeCommandTests {
         let missing = try run(["repo-sync", "--timeout", "5", address, AutomergeURL(documentId: .random()).description])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("does not have"))
+
+        let second = try run(["serve", "--port", "\(port)", "--store", store.path + "-second"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port)"), "\(second.stderr)")
+        try? FileManager.default.removeItem(atPath: store.path + "-second")
 
         server.terminate()  // SIGTERM
         server.waitUntilExit()
