@@ -130,6 +130,10 @@ struct LoopbackSyncTests {
         try handle.document.put(obj: .ROOT, key: "mine", value: .String("offline copy"))
         try await handle.waitUntilSynced()
         await first.close()
+        // The session with the server is kept under the server's storage id, for the next run to resume from.
+        let saved = try first.storage?.savedSyncState(
+            peer: "automerge-repo:storage:\(server.server.datastore.replicaId)", docId: handle.id.description)
+        #expect(saved?.sharedHeads == handle.document.heads())
 
         let other = loopbackClient(server)
         let shared = try await other.find(handle.id)
