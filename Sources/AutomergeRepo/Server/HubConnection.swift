@@ -10,7 +10,6 @@ final class HubConnection {
     let outbox: Outbox
     /// The joined peer; nil until the handshake is done.
     var peerId: PeerId?
-    var peerMetadata: PeerMetadata?
     /// The peer's sync sessions with the stored documents.
     var syncPeer: DocumentSyncPeer?
     /// The documents the peer has synced or asked for on this connection.

@@ -48,9 +48,6 @@ actor RepoHub {
         }
     }
 
-    /// The number of connections, joined or not.
-    var connectionCount: Int { connections.count }
-
     /// Handles one WebSocket message from connection `id`.
     func receive(_ bytes: [UInt8], from id: ConnectionId) -> HubDisposition {
         guard let connection = connections[id] else { return .close }
@@ -87,7 +84,6 @@ actor RepoHub {
             disconnect(old.id)
         }
         connection.peerId = sender
-        connection.peerMetadata = metadata
         connection.syncPeer = DocumentSyncPeer(datastore: datastore, peer: Self.syncPeerName(sender, metadata),
                                                persistsSyncStates: Self.persistsSyncStates(metadata))
         connectionOfPeer[sender] = connection.id
