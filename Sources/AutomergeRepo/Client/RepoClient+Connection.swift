@@ -117,10 +117,8 @@ extension RepoClient {
             guard version == RepoMessage.protocolVersion1 else {
                 throw ClientSessionError.protocolViolation("the server selected protocol version \(version)")
             }
-            let persistent = storage != nil && metadata?.storageId != nil && metadata?.isEphemeral == false
-            let connection = ServerConnection(
-                outbox: outbox, server: server,
-                syncStateName: persistent ? "automerge-repo:storage:\(metadata!.storageId!)" : nil)
+            let connection = ServerConnection(outbox: outbox, server: server,
+                                              syncStateName: storage == nil ? nil : metadata?.syncStateName)
             self.connection = connection
             setState(.connected(server: server))
             waiters.resolve { $0 == .connected }

@@ -84,23 +84,14 @@ actor RepoHub {
             disconnect(old.id)
         }
         connection.peerId = sender
-        connection.syncPeer = DocumentSyncPeer(datastore: datastore, peer: Self.syncPeerName(sender, metadata),
-                                               persistsSyncStates: Self.persistsSyncStates(metadata))
+        // A peer without a kept name (ephemeral, or no storage) has its states for this connection only.
+        let kept = metadata?.syncStateName
+        connection.syncPeer = DocumentSyncPeer(datastore: datastore, peer: kept ?? "automerge-repo:peer:\(sender)",
+                                               persistsSyncStates: kept != nil)
         connectionOfPeer[sender] = connection.id
         connection.send(.peer(senderId: peerId, selectedProtocolVersion: RepoMessage.protocolVersion1, targetId: sender,
                               peerMetadata: PeerMetadata(storageId: storageId, isEphemeral: false)))
         return .keepReading
-    }
-
-    /// Sync states are saved under the peer's storage id, which outlives its
-    /// peer id; a peer without one, or ephemeral, keeps them for the connection only.
-    static func persistsSyncStates(_ metadata: PeerMetadata?) -> Bool {
-        metadata?.storageId != nil && metadata?.isEphemeral == false
-    }
-
-    static func syncPeerName(_ peer: PeerId, _ metadata: PeerMetadata?) -> String {
-        if persistsSyncStates(metadata), let storage = metadata?.storageId { return "automerge-repo:storage:\(storage)" }
-        return "automerge-repo:peer:\(peer)"
     }
 
     // MARK: Messages after the handshake
