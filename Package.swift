@@ -101,10 +101,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What several test targets share: running the `automerge` executable, blocking work off the cooperative pool.
+        .target(name: "AutomergeTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "AutomergeTests",
             dependencies: [
                 "Automerge",
+                "AutomergeTestSupport",
                 "AutomergeConformance",
                 "AutomergeFuzzing",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -114,14 +117,14 @@ let package = Package(
         .testTarget(
             name: "AutomergeStoreTests",
             dependencies: [
-                "Automerge", "AutomergeConformance", "AutomergeStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "Automerge", "AutomergeConformance", "AutomergeStore", "AutomergeTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "AutomergeRepoTests",
             dependencies: [
-                "Automerge", "AutomergeRepo", "AutomergeRepoProtocol", "AutomergeStore",
+                "Automerge", "AutomergeRepo", "AutomergeRepoProtocol", "AutomergeStore", "AutomergeTestSupport",
                 // A raw WebSocket peer for the loopback tests' malformed and oversized frames.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -142,9 +142,9 @@ struct LoopbackKeepAliveTests {
     @Test("a peer that never answers the server's pings is disconnected after the next ping")
     func unansweredPings() async throws {
         let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .milliseconds(200)))
-        let silent = try RawSocketPeer(port: server.port)
-        try silent.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
-        #expect(silent.waitForServerToClose(timeout: .seconds(10)))
+        let silent = try await RawSocketPeer.open(port: server.port)
+        try await silent.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
+        #expect(try await silent.waitForServerToClose(timeout: .seconds(10)))
         // A peer with a WebSocket library answers pings and stays.
         let client = loopbackClient(server)
         try await client.waitUntilConnected()
@@ -171,15 +171,15 @@ struct LoopbackKeepAliveTests {
             try await handle.waitUntilSynced()
             documents.append(handle.id)
         }
-        let reader = try RawSocketPeer(port: server.port)
-        try reader.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
+        let reader = try await RawSocketPeer.open(port: server.port)
+        try await reader.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
         let emptySync = Array(Document().generateSyncMessage(state: SyncState())!)
         for document in documents {
-            try reader.sendBinaryFrame(RepoMessage.request(senderId: RawPeer.peerId, targetId: server.server.peerId,
+            try await reader.sendBinaryFrame(RepoMessage.request(senderId: RawPeer.peerId, targetId: server.server.peerId,
                                                            documentId: document, data: emptySync).encoded())
         }
         try await Task.sleep(for: .seconds(2))  // the replies pile up unread
-        #expect(reader.waitForServerToClose(timeout: .seconds(5)))
+        #expect(try await reader.waitForServerToClose(timeout: .seconds(5)))
         try await expectServerStillServes(server)
         await writer.close()
         await server.stop()

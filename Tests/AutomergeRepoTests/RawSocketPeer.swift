@@ -1,3 +1,4 @@
+import AutomergeTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,12 +7,18 @@ import Darwin
 #endif
 
 /// A WebSocket peer on a bare TCP socket, for what a WebSocket library
-/// does not let a test do: never answer pings, never read.
-final class RawSocketPeer {
+/// does not let a test do: never answer pings, never read. Every call that
+/// can block runs off the cooperative pool (``blockingWork(_:)``), so that
+/// the server under test keeps its threads.
+final class RawSocketPeer: Sendable {
     private let socket: Int32
 
     /// Connects to 127.0.0.1:`port` and completes the WebSocket upgrade.
-    init(port: Int) throws {
+    static func open(port: Int) async throws -> RawSocketPeer {
+        try await blockingWork { try RawSocketPeer(port: port) }
+    }
+
+    private init(port: Int) throws {
         #if canImport(Glibc)
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -54,7 +61,7 @@ final class RawSocketPeer {
     deinit { close(socket) }
 
     /// Sends `payload` as one masked binary frame, as a client must.
-    func sendBinaryFrame(_ payload: [UInt8]) throws {
+    func sendBinaryFrame(_ payload: [UInt8]) async throws {
         var frame: [UInt8] = [0x82]
         switch payload.count {
         case ..<126: frame.append(0x80 | UInt8(payload.count))
@@ -64,7 +71,7 @@ final class RawSocketPeer {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try send(frame)
+        try await blockingWork { [frame] in try self.send(frame) }
     }
 
     private func send(_ bytes: [UInt8]) throws {
@@ -83,7 +90,7 @@ final class RawSocketPeer {
     }
 
     /// Up to `maximum` bytes, waiting at most `timeout`; empty once the server has closed the connection.
-    func receive(maximum: Int, timeout: Duration) throws -> [UInt8] {
+    private func receive(maximum: Int, timeout: Duration) throws -> [UInt8] {
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard poll(&descriptor, 1, milliseconds) > 0 else { throw RawSocketError("nothing to read in time") }
@@ -95,13 +102,15 @@ final class RawSocketPeer {
 
     /// Reads and discards everything (answering nothing, pings included)
     /// until the server closes the connection; false if it is still open after `timeout`.
-    func waitForServerToClose(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            guard let bytes = try? receive(maximum: 65536, timeout: .milliseconds(100)) else { continue }
-            if bytes.isEmpty { return true }
+    func waitForServerToClose(timeout: Duration) async throws -> Bool {
+        try await blockingWork {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                guard let bytes = try? self.receive(maximum: 65536, timeout: .milliseconds(100)) else { continue }
+                if bytes.isEmpty { return true }
+            }
+            return false
         }
-        return false
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import AutomergeConformance
+import AutomergeTestSupport
 import Testing
 @testable import AutomergeStore
 
@@ -25,8 +26,8 @@ struct CrashDurabilityTests {
     }
 
     @Test("every acknowledged write survives kill -9 at a random point, 100 times",
-          .enabled(if: automergeExecutable != nil, "the automerge executable is not built beside the tests"))
-    func acknowledgedWritesSurviveKill() throws {
+          .enabled(if: AutomergeExecutable.url != nil, "the automerge executable is not built beside the tests"))
+    func acknowledgedWritesSurviveKill() async throws {
         signal(SIGPIPE, SIG_IGN)
         let seed = UInt64.random(in: 0...UInt64.max)
         print("crash durability seed: \(seed)")
@@ -44,7 +45,7 @@ struct CrashDurabilityTests {
                 return Line(docId: docId, body: ["write": .int(Int64(written)), "round": .int(Int64(round)),
                                                  "text": .string(padding)])
             }
-            let acknowledged = try runAndKill(lines, directory: store.directory.path,
+            let acknowledged = try await runAndKill(lines, directory: store.directory.path,
                                               afterMilliseconds: Int(random.next() % 300))
             try verify(directory: store.directory, lines: lines, acknowledged: acknowledged, expected: &expected,
                        everyDocument: round % 25 == 24, context: "seed \(seed), round \(round)")
@@ -53,22 +54,27 @@ struct CrashDurabilityTests {
 
     /// Starts an import of `lines`, kills it with SIGKILL after `delay`, and
     /// returns the revision ids it acknowledged, in order.
-    private func runAndKill(_ lines: [Line], directory: String, afterMilliseconds delay: Int) throws -> [String] {
-        let process = Process()
-        process.executableURL = try #require(automergeExecutable)
-        process.arguments = ["store", directory, "crash", "import"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // 200 lines of at most 200 bytes fit the pipe's buffer: the write never blocks.
-        input.fileHandleForWriting.write(Data(lines.map { $0.text + "\n" }.joined().utf8))
-        try? input.fileHandleForWriting.close()
-        Thread.sleep(forTimeInterval: Double(delay) / 1000)
-        kill(process.processIdentifier, SIGKILL)
-        let acknowledgements = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    private func runAndKill(_ lines: [Line], directory: String, afterMilliseconds delay: Int) async throws -> [String] {
+        let executable = try #require(AutomergeExecutable.url)
+        let input = Data(lines.map { $0.text + "\n" }.joined().utf8)
+        let acknowledgements = try await blockingWork {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["store", directory, "crash", "import"]
+            let stdin = Pipe(), stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // 200 lines of at most 200 bytes fit the pipe's buffer: the write never blocks.
+            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.close()
+            Thread.sleep(forTimeInterval: Double(delay) / 1000)
+            kill(process.processIdentifier, SIGKILL)
+            let acknowledgements = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return acknowledgements
+        }
         return String(decoding: acknowledgements, as: UTF8.self).split(separator: "\n").map { line in
             let fields = (try? BodyJSON.decode(Data(line.utf8)))?.mapValue
             return fields?["rev"]?.stringValue ?? "(malformed acknowledgement: \(line))"

@@ -48,29 +48,3 @@ func thrownError<E: Error>(as type: E.Type, _ body: () throws -> Void) -> E? {
 
 /// The error a call throws, as a `StoreError`.
 func storeError(_ body: () throws -> Void) -> StoreError? { thrownError(as: StoreError.self, body) }
-
-/// The `automerge` executable built beside the test bundle (`swift build --build-tests` builds both).
-let automergeExecutable: URL? = {
-    let testsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    return [testsDirectory.appendingPathComponent("automerge"), packageRoot.appendingPathComponent(".build/debug/automerge")]
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
-
-/// Runs the `automerge` executable with `arguments` and `input` on its
-/// standard input; returns its exit status, standard output and standard error.
-func runAutomerge(_ arguments: [String], input: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = try #require(automergeExecutable)
-    process.arguments = arguments
-    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-    (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-}

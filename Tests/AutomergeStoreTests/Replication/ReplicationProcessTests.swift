@@ -1,3 +1,4 @@
+import AutomergeTestSupport
 import Foundation
 import Testing
 @testable import AutomergeStore
@@ -5,15 +6,15 @@ import Testing
 /// Two processes replicate over a pipe: `automerge store A a
 /// replicate-to-process 'automerge store B b replicate --stdio'`.
 @Suite("Replication: two processes over standard input and output",
-       .enabled(if: automergeExecutable != nil, "the automerge executable is not built beside the tests"))
+       .enabled(if: AutomergeExecutable.url != nil, "the automerge executable is not built beside the tests"))
 struct ReplicationProcessTests {
     /// The command that serves datastore `b` of `directory` on standard input and output.
     private func peerCommand(_ directory: URL) throws -> String {
-        "exec '\(try #require(automergeExecutable).path)' store '\(directory.path)' b replicate --stdio"
+        "exec '\(try #require(AutomergeExecutable.url).path)' store '\(directory.path)' b replicate --stdio"
     }
 
     @Test("both ways: each side gets the other's documents, attachments and deletions; the summary counts them")
-    func bothWays() throws {
+    func bothWays() async throws {
         let a = try TemporaryStore(), b = try TemporaryStore()
         let storeA = try a.manager.datastoreNamed("a"), storeB = try b.manager.datastoreNamed("b")
         for index in 0..<5 {
@@ -27,7 +28,7 @@ struct ReplicationProcessTests {
         try storeB.createDocumentFromRevision(withPhoto)
         try storeA.deleteDocumentWithId("a4")
 
-        let run = try runAutomerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        let run = try await AutomergeExecutable.run(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try BodyJSON.decode(Data(run.stdout.utf8))
         #expect(summary["documentsSent"] == 5 && summary["documentsReceived"] == 1 && summary["attachmentsReceived"] == 1)
@@ -39,7 +40,7 @@ struct ReplicationProcessTests {
         #expect(try storeA.getDocumentWithId("b0").attachments["photo"]?.dataFromAttachmentContent() == Data(repeating: 7, count: 4096))
         #expect(try reopenedB.getDocumentWithId("a4").deleted)
 
-        let again = try runAutomerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        let again = try await AutomergeExecutable.run(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
         #expect(try BodyJSON.decode(Data(again.stdout.utf8))["documentsSent"] == 0)
     }
 
@@ -54,16 +55,16 @@ struct ReplicationProcessTests {
         })
         for delay in [60, 150, 300] {
             let process = Process()
-            process.executableURL = try #require(automergeExecutable)
+            process.executableURL = try #require(AutomergeExecutable.url)
             process.arguments = ["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)]
             process.standardOutput = Pipe()
             process.standardError = Pipe()
             try process.run()
             try await Task.sleep(for: .milliseconds(delay))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try await blockingWork { process.waitUntilExit() }
         }
-        let finished = try runAutomerge(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
+        let finished = try await AutomergeExecutable.run(["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)])
         #expect(finished.status == 0, "\(finished.stderr)")
         let storeB = try DatastoreManager(directory: b.directory.path).datastoreNamed("b")
         #expect(try storeB.documentCount == 3000)

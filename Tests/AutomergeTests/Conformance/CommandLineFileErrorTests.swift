@@ -1,5 +1,6 @@
 import Automerge
 import AutomergeConformance
+import AutomergeTestSupport
 import Foundation
 import Testing
 
@@ -80,35 +81,9 @@ struct CommandLineFileErrorTests {
         #expect(FileAccessError(CocoaError(.coderInvalidValue)) == nil, "an error that names no file is not a file error")
     }
 
-    /// The `automerge` executable built beside the test bundle (`swift build --build-tests` builds both).
-    static let executable: URL? = {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("automerge"),
-            SharedFiles.packageRoot.appendingPathComponent(".build/debug/automerge"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    /// Runs the tool; returns its status, standard output and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        let executable: URL = try #require(Self.executable)
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
-
     @Test("every subcommand that reads or writes files reports a bad path in one line and exits 1",
-          .enabled(if: executable != nil, "the automerge executable is not built beside the tests"))
-    func commandLine() throws {
+          .enabled(if: AutomergeExecutable.url != nil, "the automerge executable is not built beside the tests"))
+    func commandLine() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let missing = scratch.path("x.automerge")
@@ -126,14 +101,14 @@ struct CommandLineFileErrorTests {
              "cannot create directory '\(scratch.document)/either': a parent is not a directory"),
         ]
         for (arguments, message) in cases {
-            let result = try Self.run(arguments)
+            let result = try await AutomergeExecutable.run(arguments)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr == "automerge: \(message)\n", "\(arguments)")
         }
         // And a path that works still works.
         let saved = scratch.path("saved.automerge")
-        #expect(try Self.run(["save", scratch.document, saved]).status == 0)
-        let dump = try Self.run(["dump", saved])
+        #expect(try await AutomergeExecutable.run(["save", scratch.document, saved]).status == 0)
+        let dump = try await AutomergeExecutable.run(["dump", saved])
         #expect(dump.status == 0 && dump.stderr.isEmpty && dump.stdout.contains("\"v\""))
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The `automerge` executable built beside the test bundle
+/// (`swift build --build-tests` builds both), run as a user runs it.
+public enum AutomergeExecutable {
+    /// Where it is; nil when it was not built.
+    public static let url: URL? = {
+        let testsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return [testsDirectory.appendingPathComponent("automerge"), packageRoot.appendingPathComponent(".build/debug/automerge")]
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// What a finished run left.
+    public struct Output: Sendable {
+        /// Its exit status.
+        public let status: Int32
+        /// Its standard output, as UTF-8.
+        public let stdout: String
+        /// Its standard error, as UTF-8.
+        public let stderr: String
+    }
+
+    /// The reason a run could not start.
+    public struct NotBuilt: Error, CustomStringConvertible {
+        public var description: String { "the automerge executable is not built beside the tests" }
+    }
+
+    /// Runs the tool with `arguments` and `input` on its standard input, to
+    /// its end, off the cooperative pool (see ``blockingWork(_:)``).
+    public static func run(_ arguments: [String], input: String = "") async throws -> Output {
+        guard let url else { throw NotBuilt() }
+        return try await blockingWork {
+            let process = Process()
+            process.executableURL = url
+            process.arguments = arguments
+            let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+            (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
+            try process.run()
+            // Written from its own thread, so that a large input cannot deadlock against unread output.
+            let writer = Thread {
+                stdin.fileHandleForWriting.write(Data(input.utf8))
+                try? stdin.fileHandleForWriting.close()
+            }
+            writer.start()
+            let errors = ErrorCollector(stderr.fileHandleForReading)
+            let out = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                          stderr: String(decoding: errors.finish(), as: UTF8.self))
+        }
+    }
+}
+
+/// Drains a pipe on a thread of its own, so that a child writing much to
+/// standard error never blocks while the parent reads standard output.
+private final class ErrorCollector: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    /// Everything the pipe carried; waits for its end.
+    func finish() -> Data {
+        done.wait()
+        return data
+    }
+}
