@@ -10,7 +10,7 @@ struct AutomergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "automerge",
         abstract: "Pure-Swift Automerge: dump, save, sync, conformance, benchmark.",
-        subcommands: [DumpCommand.self, SaveCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, SyncPeerCommand.self, SyncMessageCommand.self, StoreCommand.self, ServeCommand.self, RepoSyncCommand.self, RepoCreateCommand.self, BenchCommand.self])
+        subcommands: [DumpCommand.self, SaveCommand.self, ChangesCommand.self, ScriptCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, SyncPeerCommand.self, SyncMessageCommand.self, StoreCommand.self, ServeCommand.self, RepoSyncCommand.self, RepoCreateCommand.self, BenchCommand.self])
 
     /// Parses and runs the command. A file that cannot be read or written,
     /// a datastore error or another ``CommandFailure`` ends it with one

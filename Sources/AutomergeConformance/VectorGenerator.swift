@@ -2,7 +2,7 @@ import Automerge
 import Foundation
 
 /// Builds `Vectors/` from the scenario definitions in `ValidVectors`,
-/// `InvalidVectors` and `SyncVectors`. Everything is fixed (actor ids,
+/// `InvalidVectors`, `SyncVectors` and `ScriptVectors`. Everything is fixed (actor ids,
 /// timestamps) or seeded, so generating twice gives the same bytes.
 public enum VectorGenerator {
     public static func generate() throws -> GeneratedVectors {
@@ -11,10 +11,14 @@ public enum VectorGenerator {
         try InvalidVectors.add(to: &builder)
         var syncBuilder = SyncVectorBuilder()
         try SyncVectors.add(to: &syncBuilder)
-        var files = builder.files.merging(syncBuilder.files) { _, _ in
-            preconditionFailure("document and sync vectors share a path")
+        var scriptBuilder = ScriptVectorBuilder()
+        try ScriptVectors.add(to: &scriptBuilder)
+        var files = builder.files.merging(syncBuilder.files.merging(scriptBuilder.files) { _, _ in
+            preconditionFailure("sync and script vectors share a path")
+        }) { _, _ in
+            preconditionFailure("document vectors share a path with sync or script vectors")
         }
-        let manifest = VectorManifest(vectors: builder.vectors, sync: syncBuilder.vectors)
+        let manifest = VectorManifest(vectors: builder.vectors, sync: syncBuilder.vectors, scripts: scriptBuilder.vectors)
         files[VectorManifest.fileName] = Array(manifest.text.utf8)
         return GeneratedVectors(files: files, manifest: manifest)
     }

@@ -104,12 +104,15 @@ public enum VectorError: Error, CustomStringConvertible {
 public struct VectorManifest: Sendable {
     public var vectors: [Vector]
     public var sync: [SyncVector]
+    /// Edit scripts (`scripts` in the file; absent in older manifests).
+    public var scripts: [ScriptVector]
 
     public static let fileName = "manifest.json"
 
-    public init(vectors: [Vector], sync: [SyncVector] = []) {
+    public init(vectors: [Vector], sync: [SyncVector] = [], scripts: [ScriptVector] = []) {
         self.vectors = vectors
         self.sync = sync
+        self.scripts = scripts
     }
 
     public init(contentsOf directory: URL) throws {
@@ -123,6 +126,11 @@ public struct VectorManifest: Sendable {
         case .array(let entries)?: sync = try entries.map(SyncVector.init(entry:))
         default: throw VectorError.badManifest("\"sync\" is not an array")
         }
+        switch root["scripts"] {
+        case nil: scripts = []
+        case .array(let entries)?: scripts = try entries.map(ScriptVector.init(entry:))
+        default: throw VectorError.badManifest("\"scripts\" is not an array")
+        }
     }
 
     /// The manifest as JSON text, one vector per line (stable, diff-friendly).
@@ -133,12 +141,12 @@ public struct VectorManifest: Sendable {
         for (index, vector) in vectors.enumerated() {
             out += "    " + vector.manifestEntry.serialized + (index + 1 < vectors.count ? ",\n" : "\n")
         }
-        guard !sync.isEmpty else { return out + "  ]\n}\n" }
-        out += "  ],\n  \"sync\": [\n"
-        for (index, vector) in sync.enumerated() {
-            out += "    " + vector.manifestEntry.serialized + (index + 1 < sync.count ? ",\n" : "\n")
+        out += "  ]"
+        for (key, entries) in [("sync", sync.map(\.manifestEntry)), ("scripts", scripts.map(\.manifestEntry))] where !entries.isEmpty {
+            out += ",\n  \"\(key)\": [\n"
+            out += entries.map { "    " + $0.serialized }.joined(separator: ",\n") + "\n  ]"
         }
-        return out + "  ]\n}\n"
+        return out + "\n}\n"
     }
 }
 
@@ -150,7 +158,7 @@ public struct GeneratedVectors: Sendable {
     /// Writes every file under `directory`, first removing the generated
     /// folders and manifest (so a vector that was dropped does not linger).
     public func write(to directory: URL) throws(FileAccessError) {
-        for folder in ["valid", "invalid", "either", "sync"] {
+        for folder in ["valid", "invalid", "either", "sync", "scripts"] {
             try FileAccess.removeIfPresent(directory.appendingPathComponent(folder).path)
         }
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {

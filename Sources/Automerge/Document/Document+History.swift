@@ -16,6 +16,14 @@ extension Document {
         }
     }
 
+    /// Commits pending edits with the time exactly as the format stores it
+    /// (an integer, milliseconds by convention), which a `Date` cannot
+    /// carry for every value: conformance scripts stamp any 64-bit time.
+    @_spi(Conformance)
+    public func commit(message: String?, storedTime time: Int64) {
+        changing { state in state.commit(message: message, time: time) }
+    }
+
     /// Commits pending edits, then a change with no ops, as Rust's
     /// `empty_change` does: a new document gets a history (a head to sync)
     /// before it has content, as automerge-repo's `create()` gives one.
