@@ -13,6 +13,8 @@ struct ConformanceCommand: ParsableCommand {
         discussion: """
             With --impl, the vectors are checked against another program: `CMD dump FILE` must print \
             the canonical dump of FILE (see Vectors/README.md) and exit non-zero when it rejects the file; \
+            then its writer, each part optional: `CMD save IN OUT --no-compress`, `CMD changes IN OUT` and \
+            `CMD script SCRIPT.json OUT` (a part answered with exit status 64 or 2 is reported as not implemented); \
             then its sync is checked: `CMD sync-peer FILE|-` must speak the sync-peer line protocol \
             (Vectors/README.md, "Checking another implementation's sync") and every sync scenario runs between it and \
             this implementation, each side speaking first in turn.
@@ -29,27 +31,45 @@ struct ConformanceCommand: ParsableCommand {
 
     @Flag(help: "Skip the sync scenarios.") var skipSync = false
 
+    @Option(help: "The parts to check, comma-separated: dump, save, changes, script, sync (default: all).")
+    var parts = "dump,save,changes,script,sync"
+
     @Option(help: "Random convergence scenarios per delivery mode (built-in only).") var scenarios = 100
 
     func run() throws {
         let implementation: Implementation = command.map { .external(command: $0) } ?? .builtIn
         let progress = Progress()
         let start = Date()
-        var results = try ConformanceRunner.runVectors(
-            in: URL(fileURLWithPath: vectors), against: implementation, progress: progress.show)
-        if case .builtIn = implementation {
+        let chosen = Set(parts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let known = Set(["dump", "sync"] + WriterPart.allCases.map(\.rawValue))
+        guard chosen.isSubset(of: known) else {
+            throw ValidationError("unknown part(s) \(chosen.subtracting(known).sorted().joined(separator: ", ")); known: \(known.sorted().joined(separator: ", "))")
+        }
+        var results: [CheckResult] = []
+        if chosen.contains("dump") {
+            results += try ConformanceRunner.runVectors(in: URL(fileURLWithPath: vectors), against: implementation, progress: progress.show)
+        }
+        if case .builtIn = implementation, chosen.contains("dump") {
             // Another implementation checks its sync encoder and decoder with
             // Vectors/sync itself (Vectors/README.md); here it is tested through sync-peer.
             results += try ConformanceRunner.runSyncVectors(in: URL(fileURLWithPath: vectors), progress: progress.show)
         }
-        if !skipSync {
+        var notImplemented: [String] = []
+        for part in WriterPart.allCases where chosen.contains(part.rawValue) {
+            let outcome = try ConformanceRunner.runWriterPart(part, in: URL(fileURLWithPath: vectors), against: implementation,
+                                                              progress: progress.show)
+            results += outcome.results
+            if outcome.notImplemented { notImplemented.append(part.rawValue) }
+        }
+        if !skipSync && chosen.contains("sync") {
             results += ConformanceRunner.runSync(against: implementation, seed: seed, progress: progress.show)
         }
         if case .builtIn = implementation, scenarios > 0 {
             results += ConformanceRunner.runConvergence(seed: seed, count: scenarios, progress: progress.show)
         }
         progress.clear()
-        let report = ConformanceReport(implementation: implementation.name, results: results, seconds: Date().timeIntervalSince(start))
+        let report = ConformanceReport(implementation: implementation.name, results: results, seconds: Date().timeIntervalSince(start),
+                                       notImplemented: notImplemented)
         print(report.text, terminator: "")
         if let json {
             try FileAccess.write(Data((report.json.serialized + "\n").utf8), to: json)

@@ -52,11 +52,14 @@ public struct ConformanceReport: Sendable {
     public var implementation: String
     public var results: [CheckResult]
     public var seconds: Double
+    /// The optional parts (`save`, `changes`, `script`) the implementation answered with "no such command".
+    public var notImplemented: [String]
 
-    public init(implementation: String, results: [CheckResult], seconds: Double) {
+    public init(implementation: String, results: [CheckResult], seconds: Double, notImplemented: [String] = []) {
         self.implementation = implementation
         self.results = results
         self.seconds = seconds
+        self.notImplemented = notImplemented
     }
 
     public var passed: Bool { results.allSatisfy(\.passed) }
@@ -81,6 +84,9 @@ public struct ConformanceReport: Sendable {
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
         func lpad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
         var out = "Conformance of \(implementation)\n\n"
+        if !notImplemented.isEmpty {
+            out += "Parts not implemented (skipped): \(notImplemented.joined(separator: ", "))\n\n"
+        }
         out += pad("category", width) + lpad("passed", 8) + lpad("failed", 8) + "\n"
         out += String(repeating: "-", count: width + 16) + "\n"
         for row in rows { out += pad(row.category, width) + lpad("\(row.passed)", 8) + lpad("\(row.failed)", 8) + "\n" }
@@ -111,6 +117,7 @@ public struct ConformanceReport: Sendable {
             "implementation": .string(implementation),
             "passed": .bool(passed),
             "seconds": .number(String(format: "%.3f", seconds)),
+            "notImplemented": .array(notImplemented.map(JSONValue.string)),
             "categories": .array(categories.map {
                 .object(["category": .string($0.category), "passed": .number("\($0.passed)"), "failed": .number("\($0.failed)")])
             }),

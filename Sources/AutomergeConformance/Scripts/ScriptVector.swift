@@ -58,7 +58,7 @@ struct ScriptVectorBuilder {
         let base = "scripts/\(category)/\(name)"
         files[base + ".json"] = Array(text.utf8)
         files[base + ".automerge"] = [UInt8](document.save(compress: false))
-        vectors.append(ScriptVector(name: fullName, category: "script-\(category)", exercises: script.description,
+        vectors.append(ScriptVector(name: fullName, category: category, exercises: script.description,
                                     file: base + ".json", save: base + ".automerge"))
     }
 }
