@@ -58,6 +58,11 @@ extension Harness {
                           "op-counter-overflow", "mark-end-before-begin", "length-past-end"] {
                 #expect(errors.contains(error), "no invalid vector of category \(error)")
             }
+            #expect(manifest.scripts.count >= 100)
+            let scriptCategories = Set(manifest.scripts.map(\.category))
+            for category in ["put", "objects", "lists", "delete", "counters", "history", "text", "update-text", "marks"] {
+                #expect(scriptCategories.contains(category), "no \(category) scripts")
+            }
             var size = 0
             for (_, data) in try Self.files(under: Self.directory) { size += data.count }
             #expect(size < 10_000_000)
