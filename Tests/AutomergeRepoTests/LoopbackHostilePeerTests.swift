@@ -174,10 +174,9 @@ struct LoopbackKeepAliveTests {
         let reader = try await RawSocketPeer.open(port: server.port)
         try await reader.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
         let emptySync = Array(Document().generateSyncMessage(state: SyncState())!)
-        for document in documents {
-            try await reader.sendBinaryFrame(RepoMessage.request(senderId: RawPeer.peerId, targetId: server.server.peerId,
-                                                           documentId: document, data: emptySync).encoded())
-        }
+        try await reader.sendBinaryFrames(documents.map {
+            RepoMessage.request(senderId: RawPeer.peerId, targetId: server.server.peerId, documentId: $0, data: emptySync).encoded()
+        })
         try await Task.sleep(for: .seconds(2))  // the replies pile up unread
         #expect(try await reader.waitForServerToClose(timeout: .seconds(5)))
         try await expectServerStillServes(server)

@@ -62,6 +62,17 @@ final class RawSocketPeer: Sendable {
 
     /// Sends `payload` as one masked binary frame, as a client must.
     func sendBinaryFrame(_ payload: [UInt8]) async throws {
+        try await sendBinaryFrames([payload])
+    }
+
+    /// Sends each payload as a masked binary frame, in one write: the server
+    /// may answer, and close, before a second write would go out.
+    func sendBinaryFrames(_ payloads: [[UInt8]]) async throws {
+        let bytes = payloads.flatMap(Self.maskedBinaryFrame)
+        try await blockingWork { try self.send(bytes) }
+    }
+
+    private static func maskedBinaryFrame(_ payload: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = [0x82]
         switch payload.count {
         case ..<126: frame.append(0x80 | UInt8(payload.count))
@@ -71,7 +82,7 @@ final class RawSocketPeer: Sendable {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try await blockingWork { [frame] in try self.send(frame) }
+        return frame
     }
 
     private func send(_ bytes: [UInt8]) throws {
