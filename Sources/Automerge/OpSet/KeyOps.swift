@@ -144,9 +144,14 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
             storage = .one(op)
         case .many(var ops):
             storage = .many([])
-            for i in ops.indices where predecessors.contains(ops[i].id) {
+            // Each predecessor found by binary search (the ops are sorted):
+            // a scan per op made a change overwriting one key n times cost n².
+            // Listed twice, a predecessor still gets the successor once.
+            func add(_ predecessor: OpId) {
+                guard let i = Op.sortedIndex(of: predecessor, in: ops, actors: actors) else { return }
                 ops[i].addSuccessor(successor, actors: actors)
             }
+            if predecessors.count == 1 { add(predecessors[0]) } else { Set(predecessors).forEach(add) }
             storage = .many(ops)
         case .packed:
             preconditionFailure("unpacked above")

@@ -246,6 +246,30 @@ extension Op {
     /// concurrent ops, may go earlier).
     static func sortedPosition<Ops: RandomAccessCollection<Op>>(of op: Op, in ops: Ops, actors: ActorTable) -> Ops.Index {
         guard let last = ops.last, actors.precedes(op.id, last.id) else { return ops.endIndex }
-        return ops.firstIndex { actors.precedes(op.id, $0.id) } ?? ops.endIndex
+        return firstPosition(notPreceding: op.id, in: ops, actors: actors)
+    }
+
+    /// Where the op `id` is in `ops` (sorted by ``ActorTable/precedes(_:_:)``),
+    /// by binary search: a key overwritten a million times is searched in 20 steps.
+    static func sortedIndex<Ops: RandomAccessCollection<Op>>(of id: OpId, in ops: Ops, actors: ActorTable) -> Ops.Index? {
+        let position = firstPosition(notPreceding: id, in: ops, actors: actors)
+        return position < ops.endIndex && ops[position].id == id ? position : nil
+    }
+
+    /// The first position in `ops` (sorted) whose op does not precede `id`.
+    private static func firstPosition<Ops: RandomAccessCollection<Op>>(notPreceding id: OpId, in ops: Ops, actors: ActorTable) -> Ops.Index {
+        var low = ops.startIndex
+        var count = ops.count
+        while count > 0 {
+            let half = count / 2
+            let middle = ops.index(low, offsetBy: half)
+            if actors.precedes(ops[middle].id, id) {
+                low = ops.index(after: middle)
+                count -= half + 1
+            } else {
+                count = half
+            }
+        }
+        return low
     }
 }

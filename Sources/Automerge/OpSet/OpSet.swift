@@ -342,8 +342,7 @@ struct OpSet: Sendable {
             }
             if change.action != .delete {
                 let op = change.storedOp
-                let position = element.updates.firstIndex { actors.precedes(op.id, $0.id) } ?? element.updates.endIndex
-                element.updates.insert(op, at: position)
+                element.updates.insert(op, at: Op.sortedPosition(of: op, in: element.updates, actors: actors))
             }
         }
     }

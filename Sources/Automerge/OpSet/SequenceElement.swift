@@ -141,7 +141,7 @@ struct SequenceElement: Sendable {
     /// false when the element has no such op.
     mutating func addSuccessor(_ successor: Successor, to target: OpId, actors: ActorTable) -> Bool {
         if target == id { successors.insert(successor, actors: actors); return true }
-        guard let index = updates.firstIndex(where: { $0.id == target }) else { return false }
+        guard let index = Op.sortedIndex(of: target, in: updates, actors: actors) else { return false }
         updates[index].successors.insert(successor, actors: actors)
         return true
     }

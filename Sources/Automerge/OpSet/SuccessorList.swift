@@ -38,8 +38,19 @@ struct SuccessorList: Sendable, Equatable {
             storage = .many(actors.precedes(successor.id, existing) ? [successor, first] : [first, successor])
         case .many(var list):
             storage = .none  // drop the enum's reference so the array is uniquely held and grows in place
-            let position = list.firstIndex { actors.precedes(successor.id, $0.id) } ?? list.endIndex
-            list.insert(successor, at: position)
+            // Successors mostly arrive in id order (the increments of a
+            // counter, one after another): append; else a binary search, so
+            // that n successors of one op never cost n².
+            if let last = list.last, actors.precedes(last.id, successor.id) {
+                list.append(successor)
+            } else {
+                var (low, high) = (0, list.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if actors.precedes(list[middle].id, successor.id) { low = middle + 1 } else { high = middle }
+                }
+                list.insert(successor, at: low)
+            }
             storage = .many(list)
         }
     }
