@@ -22,7 +22,7 @@ struct VectorsCommand: ParsableCommand {
             let bytes = generated.files.values.reduce(0) { $0 + $1.count }
             let sync = generated.manifest.sync
             let syncInvalid = sync.filter { $0.expect == .invalid }.count
-            print("wrote \(count(.valid)) valid, \(count(.invalid)) invalid and \(count(.either)) either-way vectors, and \(sync.count - syncInvalid) valid and \(syncInvalid) invalid sync vectors (\(generated.files.count) files, \(bytes) bytes) to \(output)")
+            print("wrote \(count(.valid)) valid, \(count(.invalid)) invalid and \(count(.either)) either-way vectors, and \(sync.count - syncInvalid) valid and \(syncInvalid) invalid sync vectors, and \(generated.manifest.scripts.count) edit scripts (\(generated.files.count) files, \(bytes) bytes) to \(output)")
         }
     }
 }

@@ -199,9 +199,10 @@ extension DocumentState {
     mutating func mark(_ obj: ObjId, start: UInt64, end: UInt64, expand: ExpandMark, name: String, value: Primitive) throws(AutomergeError) {
         let object = try handle(obj)
         guard object.kind == .text else { throw .wrongObjectType(obj, object.kind.publicType, operation: "mark") }
-        let length = UInt64(units(of: object))
-        guard start <= end, end <= length else { throw .indexOutOfBounds(index: max(start, end), length: length) }
+        // Rust ignores an empty span that expands neither way before it looks at positions.
         if start == end && expand == .none { return }
+        let length = UInt64(units(of: object))
+        guard start <= length, end <= length else { throw .indexOutOfBounds(index: start > length ? start : end, length: length) }
         try reserveOpCounters(2)
         var beginReference = try insertionReference(object, at: start)
         let begin = try insertElement(object, after: &beginReference, action: .mark, value: value,
@@ -214,7 +215,9 @@ extension DocumentState {
         // The same holds when both ends fall inside one element (a text
         // element holding a string of several characters, inserted with
         // `insert`): found by fuzzing, Corpus/ops/saved-marks-end-before-begin.
-        let sameElement = start == end || (start > 0 && coveringElement(object, unit: start - 1) == coveringElement(object, unit: end - 1))
+        // A span that ends before it starts is, as in Rust, a zero-width
+        // mark at its start: the end's insert position precedes the begin.
+        let sameElement = start >= end || (start > 0 && coveringElement(object, unit: start - 1) == coveringElement(object, unit: end - 1))
         var endReference = sameElement ? begin : try insertionReference(object, at: end)
         _ = try insertElement(object, after: &endReference, action: .mark, value: .null,
                               expand: expand.expandsAfter, markName: nil)

@@ -70,6 +70,10 @@ extension ScriptVectors {
         scripts.append(("at-end", S.script("a mark up to the last character", withText("abc") + [S.mark(["t"], 2..<3, "b")])))
         scripts.append(("whole-text", S.script("a mark over the whole text", withText("abc") + [S.mark(["t"], 0..<3, "b")])))
         scripts.append(("zero-width", S.script("a mark of no characters", withText("abc") + [S.mark(["t"], 1..<1, "b")])))
+        scripts.append(("reversed-span", S.script("a span that ends before it starts: as Rust 0.11 does, a zero-width mark at its start",
+                                                  withText("abcdef") + [.init(.mark(obj: ["t"], start: 4, end: 2, name: "r", value: .Boolean(true), expand: .both))])))
+        scripts.append(("empty-span-past-end", S.script("an empty span expanding neither way is ignored, even past the end (Rust checks no position for it)",
+                                                        withText("abc") + [S.mark(["t"], 9..<9, "b", .Boolean(true), .none), S.put([], "after", .Int(1))])))
         scripts.append(("unmark-middle", S.script("unmarking the middle of a mark", withText("abcdef") + [S.mark(["t"], 0..<6, "b"), S.commit(),
                                                                                           S.unmark(["t"], 2..<4, "b")])))
         scripts.append(("overlapping", S.script("overlapping marks of two names and an int-valued one", withText("abcdefgh")

@@ -53,7 +53,7 @@ struct ErrorTests {
         expectRejected(doc, "spliceText starting past the end", { try doc.spliceText(obj: text, start: 6, delete: 0, value: "x") }, textLength(6))
         expectRejected(doc, "negative delete past the start", { try doc.spliceText(obj: text, start: 1, delete: -2, value: "x") }, textLength(1))
         expectRejected(doc, "mark ending past the end", { try doc.mark(obj: text, start: 0, end: 6, expand: .none, name: "b", value: .Null) }, textLength(6))
-        expectRejected(doc, "mark ending before it starts", { try doc.mark(obj: text, start: 3, end: 2, expand: .none, name: "b", value: .Null) }, textLength(3))
+        expectRejected(doc, "mark starting past the end", { try doc.mark(obj: text, start: 6, end: 2, expand: .after, name: "b", value: .Null) }, textLength(6))
         expectRejected(doc, "cursor past the end", { _ = try doc.cursor(obj: text, position: 6) }, textLength(6))
     }
 
