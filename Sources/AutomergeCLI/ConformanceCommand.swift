@@ -46,30 +46,34 @@ struct ConformanceCommand: ParsableCommand {
             throw ValidationError("unknown part(s) \(chosen.subtracting(known).sorted().joined(separator: ", ")); known: \(known.sorted().joined(separator: ", "))")
         }
         var results: [CheckResult] = []
+        var summaries: [ConformanceReport.PartSummary] = []
+        func record(_ part: String, _ partResults: [CheckResult], implemented: Bool = true) {
+            results += partResults
+            summaries.append(ConformanceReport.PartSummary(part: part, passed: partResults.filter(\.passed).count,
+                                                           failed: partResults.filter { !$0.passed }.count, implemented: implemented))
+        }
+        let directory = URL(fileURLWithPath: vectors)
         if chosen.contains("dump") {
-            results += try ConformanceRunner.runVectors(in: URL(fileURLWithPath: vectors), against: implementation, progress: progress.show)
+            record("dump", try ConformanceRunner.runVectors(in: directory, against: implementation, progress: progress.show))
+            if case .builtIn = implementation {
+                // Another implementation checks its sync encoder and decoder with
+                // Vectors/sync itself (Vectors/README.md); here it is tested through sync-peer.
+                record("sync vectors", try ConformanceRunner.runSyncVectors(in: directory, progress: progress.show))
+            }
         }
-        if case .builtIn = implementation, chosen.contains("dump") {
-            // Another implementation checks its sync encoder and decoder with
-            // Vectors/sync itself (Vectors/README.md); here it is tested through sync-peer.
-            results += try ConformanceRunner.runSyncVectors(in: URL(fileURLWithPath: vectors), progress: progress.show)
-        }
-        var notImplemented: [String] = []
         for part in WriterPart.allCases where chosen.contains(part.rawValue) {
-            let outcome = try ConformanceRunner.runWriterPart(part, in: URL(fileURLWithPath: vectors), against: implementation,
-                                                              progress: progress.show)
-            results += outcome.results
-            if outcome.notImplemented { notImplemented.append(part.rawValue) }
+            let outcome = try ConformanceRunner.runWriterPart(part, in: directory, against: implementation, progress: progress.show)
+            record(part.rawValue, outcome.results, implemented: !outcome.notImplemented)
         }
         if !skipSync && chosen.contains("sync") {
-            results += ConformanceRunner.runSync(against: implementation, seed: seed, progress: progress.show)
+            record("sync", ConformanceRunner.runSync(against: implementation, seed: seed, progress: progress.show))
         }
         if case .builtIn = implementation, scenarios > 0 {
-            results += ConformanceRunner.runConvergence(seed: seed, count: scenarios, progress: progress.show)
+            record("convergence", ConformanceRunner.runConvergence(seed: seed, count: scenarios, progress: progress.show))
         }
         progress.clear()
         let report = ConformanceReport(implementation: implementation.name, results: results, seconds: Date().timeIntervalSince(start),
-                                       notImplemented: notImplemented)
+                                       parts: summaries)
         print(report.text, terminator: "")
         if let json {
             try FileAccess.write(Data((report.json.serialized + "\n").utf8), to: json)

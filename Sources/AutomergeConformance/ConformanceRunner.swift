@@ -52,14 +52,30 @@ public struct ConformanceReport: Sendable {
     public var implementation: String
     public var results: [CheckResult]
     public var seconds: Double
-    /// The optional parts (`save`, `changes`, `script`) the implementation answered with "no such command".
-    public var notImplemented: [String]
+    /// How each part of the run fared, in the order they ran.
+    public var parts: [PartSummary]
 
-    public init(implementation: String, results: [CheckResult], seconds: Double, notImplemented: [String] = []) {
+    /// One part of a run: `dump`, `save`, `changes`, `script`, `sync`, ...
+    public struct PartSummary: Sendable {
+        public var part: String
+        public var passed: Int
+        public var failed: Int
+        /// False when the implementation answered the part with "no such command".
+        public var implemented: Bool
+
+        public init(part: String, passed: Int, failed: Int, implemented: Bool) {
+            self.part = part
+            self.passed = passed
+            self.failed = failed
+            self.implemented = implemented
+        }
+    }
+
+    public init(implementation: String, results: [CheckResult], seconds: Double, parts: [PartSummary] = []) {
         self.implementation = implementation
         self.results = results
         self.seconds = seconds
-        self.notImplemented = notImplemented
+        self.parts = parts
     }
 
     public var passed: Bool { results.allSatisfy(\.passed) }
@@ -84,8 +100,11 @@ public struct ConformanceReport: Sendable {
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
         func lpad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
         var out = "Conformance of \(implementation)\n\n"
-        if !notImplemented.isEmpty {
-            out += "Parts not implemented (skipped): \(notImplemented.joined(separator: ", "))\n\n"
+        if !parts.isEmpty {
+            out += "parts: " + parts.map { part in
+                guard part.implemented else { return "\(part.part) not implemented" }
+                return "\(part.part) \(part.passed)/\(part.passed + part.failed)\(part.failed == 0 ? " passed" : " passed, \(part.failed) FAILED")"
+            }.joined(separator: "; ") + "\n\n"
         }
         out += pad("category", width) + lpad("passed", 8) + lpad("failed", 8) + "\n"
         out += String(repeating: "-", count: width + 16) + "\n"
@@ -117,7 +136,10 @@ public struct ConformanceReport: Sendable {
             "implementation": .string(implementation),
             "passed": .bool(passed),
             "seconds": .number(String(format: "%.3f", seconds)),
-            "notImplemented": .array(notImplemented.map(JSONValue.string)),
+            "parts": .array(parts.map {
+                .object(["part": .string($0.part), "implemented": .bool($0.implemented),
+                         "passed": .number("\($0.passed)"), "failed": .number("\($0.failed)")])
+            }),
             "categories": .array(categories.map {
                 .object(["category": .string($0.category), "passed": .number("\($0.passed)"), "failed": .number("\($0.failed)")])
             }),
