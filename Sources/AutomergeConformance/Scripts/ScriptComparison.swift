@@ -84,6 +84,10 @@ public enum ScriptComparison {
     /// (1-based; nil when the whole script agrees), by bisecting prefixes:
     /// a difference, once made, stays, because a change's hash covers its
     /// history. A prefix that one side fails to run counts as a difference.
+    /// Only the result peer is compared, so a difference made on another
+    /// peer shows from the step that merges it, and a `load` that puts an
+    /// older document back can hide one (bisection then still lands on a
+    /// step after which the two part).
     public static func firstDivergentStep(_ script: EditScript, _ a: any ScriptImplementation, _ b: any ScriptImplementation) -> Int? {
         func agree(_ count: Int) -> Bool {
             let prefix = script.prefix(count)
