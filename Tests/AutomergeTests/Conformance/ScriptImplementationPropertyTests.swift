@@ -141,15 +141,9 @@ enum RandomEditScript {
 
     /// A small deterministic generator seeded by one choice.
     struct Dice {
-        var state: UInt64
-        init(_ seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SeededGenerator
+        init(_ seed: UInt64) { generator = SeededGenerator(seed: seed) }
+        mutating func next() -> UInt64 { generator.next() }
         /// 0..<bound (bound > 0).
         mutating func int(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
         mutating func int(in range: ClosedRange<Int>) -> Int { range.lowerBound + int(range.count) }
