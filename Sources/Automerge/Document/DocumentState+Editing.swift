@@ -26,7 +26,7 @@ extension DocumentState {
                                  prop: .Key(key))
             }
         }
-        let visible = ops.withEntries(ofObjectAt: object.index) { $0.pointee[mapKey, hash: hash]?.filter(\.isVisible) } ?? []
+        let visible = ops.withEntries(ofObjectAt: object.index) { $0.pointee[mapKey, hash: hash]?.visibleOps } ?? []
         return try write(object: object, key: .map(mapKey), keyHash: hash, visible: visible, action: action, value: value, prop: .Key(key))
     }
 

@@ -20,6 +20,11 @@ struct Transaction: Sendable {
     /// predecessors): the change's actor table, noted as ops are made so
     /// that the commit reads each op back once.
     private(set) var mentionedActors = ActorFlags()
+    /// The predecessors of the ops that overwrote something, by position:
+    /// the commit takes them from here instead of searching the key's or
+    /// element's ops for successors naming the op, which made a key
+    /// overwritten n times in one transaction n² work.
+    private(set) var predecessors: [Int: [OpId]] = [:]
 
     init(actor: UInt32, sequence: UInt64, startOp: UInt64, dependencies: [ChangeHash]) {
         self.actor = actor
@@ -34,6 +39,7 @@ struct Transaction: Sendable {
     /// Records `op`, applied to the op set at `target`.
     mutating func append(_ op: borrowing ChangeOp, at target: PendingOp.Target) {
         mentionedActors.note(op)
+        if !op.predecessors.isEmpty { predecessors[ops.count] = op.predecessors }
         ops.append(PendingOp(target: target, action: op.action))
     }
 

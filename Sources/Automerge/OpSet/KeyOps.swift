@@ -40,7 +40,7 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
 
     private enum Storage: Sendable {
         case one(PlainOp)
-        case many([Op])
+        case many(ManyOps)
         /// A loaded key's ops as bytes (see ``PackedKeyOps``); a write unpacks them.
         case packed(PackedKeyOps)
     }
@@ -59,14 +59,14 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
     init(_ op: Op) {
         guard case .map(let key) = op.key else { preconditionFailure("a map key's op with an element key") }
         self.key = key
-        storage = PlainOp(op).map(Storage.one) ?? .many([op])
+        storage = PlainOp(op).map(Storage.one) ?? .many(ManyOps([op]))
     }
 
     /// `key` holding `ops`, which are its own, sorted and not empty.
     init(key: MapKey, ops: [Op]) {
         precondition(!ops.isEmpty, "a key without ops")
         self.key = key
-        storage = ops.count == 1 ? PlainOp(ops[0]).map(Storage.one) ?? .many(ops) : .many(ops)
+        storage = ops.count == 1 ? PlainOp(ops[0]).map(Storage.one) ?? .many(ManyOps(ops)) : .many(ManyOps(ops))
     }
 
     var startIndex: Int { 0 }
@@ -74,7 +74,7 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
     var endIndex: Int {
         switch storage {
         case .one: return 1
-        case .many(let ops): return ops.count
+        case .many(let many): return many.ops.count
         case .packed(let ops): return ops.count
         }
     }
@@ -85,8 +85,8 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
             case .one(let op):
                 precondition(position == 0, "index out of range")
                 return Op(id: op.id, action: op.action, insert: false, key: .map(key), value: op.value, successors: op.successors)
-            case .many(let ops):
-                return ops[position]
+            case .many(let many):
+                return many.ops[position]
             case .packed(let ops):
                 precondition(position >= 0 && position < ops.count, "index out of range")
                 return ops.op(at: position, key: key)
@@ -101,13 +101,17 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
             switch storage {
             case .one:
                 var op = self[position]
-                storage = .many([])
-                defer { storage = PlainOp(op).map(Storage.one) ?? .many([op]) }
+                storage = .many(.empty)
+                defer { storage = PlainOp(op).map(Storage.one) ?? .many(ManyOps([op])) }
                 yield &op
-            case .many(var ops):
-                storage = .many([])
-                defer { storage = .many(ops) }
-                yield &ops[position]
+            case .many(var many):
+                storage = .many(.empty)
+                let wasVisible = many.ops[position].isVisible
+                defer {
+                    many.changed(at: position, wasVisible: wasVisible)
+                    storage = .many(many)
+                }
+                yield &many.ops[position]
             case .packed:
                 preconditionFailure("unpacked above")
             }
@@ -123,11 +127,11 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
         switch storage {
         case .one:
             let first = self[0]
-            storage = .many(position == 0 ? [op, first] : [first, op])
-        case .many(var ops):
-            storage = .many([])
-            if position == ops.count { ops.append(op) } else { ops.insert(op, at: position) }
-            storage = .many(ops)
+            storage = .many(ManyOps(position == 0 ? [op, first] : [first, op]))
+        case .many(var many):
+            storage = .many(.empty)
+            many.insert(op, at: position)
+            storage = .many(many)
         case .packed:
             preconditionFailure("unpacked above")
         }
@@ -139,28 +143,37 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
         switch storage {
         case .one(var op):
             guard predecessors.contains(op.id) else { return }
-            storage = .many([])  // the successor list, uniquely held, grows in place
+            storage = .many(.empty)  // the successor list, uniquely held, grows in place
             op.successors.insert(successor, actors: actors)
             storage = .one(op)
-        case .many(var ops):
-            storage = .many([])
+        case .many(var many):
+            storage = .many(.empty)
             // Each predecessor found by binary search (the ops are sorted):
             // a scan per op made a change overwriting one key n times cost n².
             // Listed twice, a predecessor still gets the successor once.
             func add(_ predecessor: OpId) {
-                guard let i = Op.sortedIndex(of: predecessor, in: ops, actors: actors) else { return }
-                ops[i].addSuccessor(successor, actors: actors)
+                guard let i = Op.sortedIndex(of: predecessor, in: many.ops, actors: actors) else { return }
+                let wasVisible = many.ops[i].isVisible
+                many.ops[i].addSuccessor(successor, actors: actors)
+                many.changed(at: i, wasVisible: wasVisible)
             }
             if predecessors.count == 1 { add(predecessors[0]) } else { Set(predecessors).forEach(add) }
-            storage = .many(ops)
+            storage = .many(many)
         case .packed:
             preconditionFailure("unpacked above")
         }
     }
 
+    /// The visible ops, in op id order: looked for past the ops known to
+    /// be hidden, and only until all of them are found.
+    var visibleOps: [Op] {
+        guard case .many(let many) = storage else { return filter(\.isVisible) }
+        return many.visibleOps
+    }
+
     /// Packs the ops if they can be (see ``PackedKeyOps``): a load's last step.
     mutating func pack() {
-        guard case .many(let ops) = storage, let packed = PackedKeyOps(ops) else { return }
+        guard case .many(let many) = storage, let packed = PackedKeyOps(many.ops) else { return }
         storage = .packed(packed)
     }
 
@@ -173,7 +186,7 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
     /// Turns packed ops back into an array, for a write.
     private mutating func unpack() {
         guard case .packed(let packed) = storage else { return }
-        storage = .many(packed.ops(key: key))
+        storage = .many(ManyOps(packed.ops(key: key)))
     }
 }
 
@@ -183,5 +196,69 @@ extension KeyOps {
     mutating func apply(_ change: ChangeOp, successor: Successor, actors: ActorTable) {
         if !change.predecessors.isEmpty { addSuccessor(successor, toOpsIn: change.predecessors, actors: actors) }
         if change.action != .delete { appendSorted(change.storedOp, actors: actors) }
+    }
+}
+
+/// A key's ops, sorted, with what finding the visible ones needs: the first
+/// `hidden` are hidden, overwritten (which an op stays: successors are only
+/// ever added), and `visible` of the others are visible. A key overwritten
+/// n times, or a counter incremented n times, was otherwise scanned whole
+/// at each write: n² work.
+struct ManyOps: Sendable {
+    var ops: [Op]
+    private(set) var hidden = 0
+    private(set) var visible: Int
+
+    static let empty = ManyOps()
+
+    private init() {
+        ops = []
+        visible = 0
+    }
+
+    init(_ ops: [Op]) {
+        self.ops = ops
+        visible = ops.reduce(0) { $0 + ($1.isVisible ? 1 : 0) }
+        skipHidden()
+    }
+
+    /// The visible ops, in order.
+    var visibleOps: [Op] {
+        var found: [Op] = []
+        var index = hidden
+        while found.count < visible, index < ops.count {
+            if ops[index].isVisible { found.append(ops[index]) }
+            index += 1
+        }
+        return found
+    }
+
+    mutating func insert(_ op: Op, at position: Int) {
+        if position == ops.count { ops.append(op) } else { ops.insert(op, at: position) }
+        if op.isVisible { visible += 1 }
+        if position < hidden { hidden = position }
+        skipHidden()
+        checkInvariants()
+    }
+
+    /// Brings the counts up to date after the op at `position` changed.
+    mutating func changed(at position: Int, wasVisible: Bool) {
+        let isVisible = ops[position].isVisible
+        if wasVisible != isVisible { visible += isVisible ? 1 : -1 }
+        if isVisible, position < hidden { hidden = position }
+        skipHidden()
+        checkInvariants()
+    }
+
+    private mutating func skipHidden() {
+        while hidden < ops.count, !ops[hidden].isVisible { hidden += 1 }
+    }
+
+    /// Checked on keys of up to 64 ops only: a check of every op on every
+    /// write would make the debug build's own loads quadratic.
+    private func checkInvariants() {
+        guard ops.count <= 64 else { return }
+        assert(visible == ops.reduce(0) { $0 + ($1.isVisible ? 1 : 0) }, "visible count out of date")
+        assert(!ops[..<hidden].contains(where: \.isVisible), "a visible op in the hidden prefix")
     }
 }

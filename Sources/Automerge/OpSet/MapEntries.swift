@@ -126,7 +126,7 @@ struct MapEntries: Sendable {
         guard let index = find(key, hash: hash) else {
             return .added(keyPosition: add(KeyOps(key: key, put: id, value: value), hash: hash))
         }
-        let visible = ops[index].filter(\.isVisible)
+        let visible = ops[index].visibleOps
         guard visible.isEmpty else { return .visible(visible) }
         ops[index].appendSorted(Op(id: id, action: .set, insert: false, key: .map(key), value: value), actors: actors)
         return .added(keyPosition: index)

@@ -43,10 +43,12 @@ extension OpSet {
         // one per delete was a malloc and a free each.
         var predecessors: [OpId] = []
         var counter = UInt32(transaction.startOp)
+        var position = 0
         for chunk in transaction.ops.chunks {
             for pending in chunk {
                 readBack(pending, id: OpId(counter: counter, actor: transaction.actor), into: &sink,
-                         predecessors: &predecessors, cursor: &cursor)
+                         known: transaction.predecessors[position], predecessors: &predecessors, cursor: &cursor)
+                position += 1
                 // Wrapping: after an op with the last counter (2^32 - 1) there is no next.
                 counter &+= 1
             }
@@ -58,16 +60,23 @@ extension OpSet {
     /// a key's or an element's ops otherwise), read in place, and its
     /// predecessors from the ops that hold it as a successor (exactly the
     /// ops it overwrote), in op id order.
-    private func readBack(_ pending: PendingOp, id: OpId, into sink: inout some TransactionOpSink,
+    private func readBack(_ pending: PendingOp, id: OpId, into sink: inout some TransactionOpSink, known: [OpId]?,
                           predecessors: inout [OpId], cursor: inout ReadBackCursor) {
         predecessors.removeAll(keepingCapacity: true)
+        if let known {
+            // In op id order, as a search of the ops would find them.
+            let actors = self.actors
+            predecessors.append(contentsOf: known)
+            predecessors.sort { actors.precedes($0, $1) }
+        }
         let action = pending.action
         switch pending.target {
         case .mapKey(let objectIndex, let keyIndex):
             let object = withObject(at: Int(objectIndex)) { $0.pointee.id }
             withEntries(ofObjectAt: Int(objectIndex)) { entries in
                 let keyOps = entries.pointee[opsAt: Int(keyIndex)]
-                let stored = Self.find(id, among: keyOps, predecessors: &predecessors)
+                let stored = known == nil ? Self.find(id, among: keyOps, predecessors: &predecessors)
+                    : Op.sortedIndex(of: id, in: keyOps, actors: actors).map { keyOps[$0] }
                 sink.take(id: id, object: object, key: .map(keyOps.key),
                           insert: false, action: action, value: action == .delete ? .null : stored?.value ?? .null,
                           expand: false, markName: nil, predecessors: predecessors)
@@ -87,8 +96,13 @@ extension OpSet {
             withSequence(ofObjectAt: Int(objectIndex)) { sequence in
                 let location = readBackLocation(of: elementId, in: sequence.pointee, objectAt: Int(objectIndex), cursor: &cursor)
                 sequence.pointee.withElement(at: location) { element in
-                    if element.pointee.successors.contains(id) { predecessors.append(element.pointee.id) }
-                    let update = Self.find(id, among: element.pointee.updates, predecessors: &predecessors)
+                    let update: Op?
+                    if known == nil {
+                        if element.pointee.successors.contains(id) { predecessors.append(element.pointee.id) }
+                        update = Self.find(id, among: element.pointee.updates, predecessors: &predecessors)
+                    } else {
+                        update = Op.sortedIndex(of: id, in: element.pointee.updates, actors: actors).map { element.pointee.updates[$0] }
+                    }
                     sink.take(id: id, object: object, key: .element(elementId), insert: false, action: action,
                               value: action == .delete ? .null : update?.value ?? .null, expand: update?.expand ?? false,
                               markName: update?.markName, predecessors: predecessors)
