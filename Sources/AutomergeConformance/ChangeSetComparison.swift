@@ -9,7 +9,8 @@ enum ChangeSetComparison {
         let actual: Document
         do { actual = try Document(written) } catch { return "the change chunks do not load: \(error)" }
         let (want, got) = (expected.getHistory(), actual.getHistory())
-        let (missing, extra) = (want.filter { !Set(got).contains($0) }, got.filter { !Set(want).contains($0) })
+        let (wantSet, gotSet) = (Set(want), Set(got))
+        let (missing, extra) = (want.filter { !gotSet.contains($0) }, got.filter { !wantSet.contains($0) })
         guard !missing.isEmpty || !extra.isEmpty else { return nil }
         var lines = ["\(want.count) changes expected, \(got.count) written: \(missing.count) missing, \(extra.count) not expected"]
         func describe(_ hash: ChangeHash?, in document: Document) -> ChangeDescription? {

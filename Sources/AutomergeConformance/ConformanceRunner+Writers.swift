@@ -18,10 +18,11 @@ extension ConformanceRunner {
         progress: (Int, Int, String) -> Void = { _, _, _ in }
     ) throws -> PartOutcome {
         let manifest = try VectorManifest(contentsOf: directory)
-        let inputs: [(name: String, category: String, file: String)] = switch part {
-        case .save: manifest.vectors.filter { $0.expect == .valid && $0.save != nil }.map { ($0.name, $0.category, $0.file) }
-        case .changes: manifest.vectors.filter { $0.expect == .valid }.map { ($0.name, $0.category, $0.file) }
-        case .script: manifest.scripts.map { ($0.name, $0.category, $0.file) }
+        // `expected`: the recorded save a `save` or `script` run must write.
+        let inputs: [(name: String, category: String, file: String, expected: String?)] = switch part {
+        case .save: manifest.vectors.filter { $0.expect == .valid && $0.save != nil }.map { ($0.name, $0.category, $0.file, $0.save) }
+        case .changes: manifest.vectors.filter { $0.expect == .valid }.map { ($0.name, $0.category, $0.file, nil) }
+        case .script: manifest.scripts.map { ($0.name, $0.category, $0.file, $0.save) }
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
         try FileAccess.createDirectory(scratch.path)
@@ -36,7 +37,8 @@ extension ConformanceRunner {
             if !run.succeeded {
                 failure = "the command failed\(run.status.map { " (exit status \($0))" } ?? ""): \(run.message)"
             } else if let output = run.output {
-                failure = try judge(part, input: input.file, name: input.name, output: output, in: directory, implementation: implementation)
+                failure = try judge(part, input: input.file, expected: input.expected, output: output, in: directory,
+                                    implementation: implementation)
             } else {
                 failure = "the command succeeded but wrote no output file"
             }
@@ -45,20 +47,18 @@ extension ConformanceRunner {
         return PartOutcome(results: results, notImplemented: false)
     }
 
-    static func judge(_ part: WriterPart, input: String, name: String, output: Data, in directory: URL,
+    static func judge(_ part: WriterPart, input: String, expected: String?, output: Data, in directory: URL,
                       implementation: Implementation) throws -> String? {
         switch part {
         case .save:
-            let vector = try VectorManifest(contentsOf: directory).vectors.first { $0.name == name }!
-            return ScriptComparison.difference(expectedSave: try FileAccess.read(directory.appendingPathComponent(vector.save!).path),
+            return ScriptComparison.difference(expectedSave: try FileAccess.read(directory.appendingPathComponent(expected!).path),
                                                actualSave: output)
         case .changes:
             return ChangeSetComparison.difference(expected: try Document(try FileAccess.read(directory.appendingPathComponent(input).path)),
                                                   written: output)
         case .script:
-            let vector = try VectorManifest(contentsOf: directory).scripts.first { $0.name == name }!
-            let expected = try FileAccess.read(directory.appendingPathComponent(vector.save).path)
-            guard let difference = ScriptComparison.difference(expectedSave: expected, actualSave: output) else { return nil }
+            let expectedSave = try FileAccess.read(directory.appendingPathComponent(expected!).path)
+            guard let difference = ScriptComparison.difference(expectedSave: expectedSave, actualSave: output) else { return nil }
             let script = try EditScript(bytes: [UInt8](try FileAccess.read(directory.appendingPathComponent(input).path)))
             guard case .external(let command) = implementation,
                   let step = ScriptComparison.firstDivergentStep(script, BuiltInScriptImplementation(),
