@@ -6,9 +6,10 @@ let package = Package(
     // macOS 14 / iOS 17 / tvOS 17: Hummingbird's floor (AutomergeRepo's WebSocket server and client); docs/decisions.md.
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
     products: [
-        .library(name: "Automerge", targets: ["Automerge"]),
-        // automerge-swift's utilities: walk(), isEmpty(), equivalentContents(_:), schema().
-        .library(name: "AutomergeUtilities", targets: ["AutomergeUtilities"]),
+        // As in automerge-swift 0.6.1, one product holds both modules: the
+        // document (`import Automerge`) and its utilities (`import
+        // AutomergeUtilities`: walk(), isEmpty(), equivalentContents(_:), schema()).
+        .library(name: "Automerge", targets: ["Automerge", "AutomergeUtilities"]),
         // A Cloudant-Sync-style datastore of Automerge documents on SQLite (GRDB).
         .library(name: "AutomergeStore", targets: ["AutomergeStore"]),
         .library(name: "AutomergeConformance", targets: ["AutomergeConformance"]),

@@ -9,8 +9,10 @@ import Foundation
 ///
 /// Budgets: a crafted input loads in at most twice its control's time, and
 /// every load stays within the memory guarantee (docs/hostile-input.md):
-/// 64 MB, plus 64 bytes per input byte, plus 1 KB per op and change the
-/// input declares.
+/// 64 MB, plus 64 bytes per input byte, plus (for most families) 1 KB per
+/// op and change the input declares. Families whose inputs reach the
+/// document by calls or a sync message rather than a load say so
+/// (``HostileInputs/Delivery``); the probe delivers them that way.
 struct HostileBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hostile", abstract: "Crafted inputs against their benign controls: load time and peak memory.")
@@ -60,10 +62,10 @@ struct HostileBench: ParsableCommand {
     /// Generates, loads and prints one family at one size; false if over budget.
     func report(_ family: HostileInputs.Family, ops: Int) throws -> Bool {
         let crafted = try family.crafted(ops), control = try family.control(ops)
-        let craftedLoad = try measure(crafted, name: "\(family.name)-\(ops)-crafted")
-        let controlLoad = try measure(control, name: "\(family.name)-\(ops)-control")
-        let bound = Self.memoryBound(bytes: crafted.count, ops: ops, changes: craftedLoad.changes)
-        let controlBound = Self.memoryBound(bytes: control.count, ops: ops, changes: controlLoad.changes)
+        let craftedLoad = try measure(crafted, name: "\(family.name)-\(ops)-crafted", delivery: family.delivery)
+        let controlLoad = try measure(control, name: "\(family.name)-\(ops)-control", delivery: family.delivery)
+        let bound = Self.memoryBound(bytes: crafted.count, rows: ops + craftedLoad.changes, bytesPerRow: family.bytesPerRow)
+        let controlBound = Self.memoryBound(bytes: control.count, rows: ops + controlLoad.changes, bytesPerRow: family.bytesPerRow)
         let ratio = craftedLoad.milliseconds / max(controlLoad.milliseconds, 1)
         var problems: [String] = []
         if craftedLoad.timedOut { problems.append("timed out") }
@@ -80,21 +82,22 @@ struct HostileBench: ParsableCommand {
         return problems.isEmpty
     }
 
-    /// The guarantee, in MB, for an input of `bytes` declaring `ops` ops and `changes` changes.
-    static func memoryBound(bytes: Int, ops: Int, changes: Int) -> Double {
-        64 + (64 * Double(bytes) + 1024 * Double(ops + changes)) / 1_048_576
+    /// The guarantee, in MB, for an input of `bytes` declaring `rows` ops and changes.
+    static func memoryBound(bytes: Int, rows: Int, bytesPerRow: Int) -> Double {
+        64 + (64 * Double(bytes) + Double(bytesPerRow * rows)) / 1_048_576
     }
 
     /// Loads `bytes` in fresh probe processes: the median time and the largest peak of `runs` loads.
-    func measure(_ bytes: [UInt8], name: String) throws -> Load {
+    func measure(_ bytes: [UInt8], name: String, delivery: HostileInputs.Delivery) throws -> Load {
         let directory = keep.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("\(name)-\(getpid()).automerge")
-        try Data(bytes).write(to: file)
+        // Delivered chunk by chunk, the chunks go framed (see automerge-memory-probe).
+        try Data(delivery == .load ? bytes : Self.framed(bytes)).write(to: file)
         defer { if keep == nil { try? FileManager.default.removeItem(at: file) } }
         var loads: [Load] = []
         for _ in 0..<max(1, runs) {
-            let load = try probeLoad(file.path)
+            let load = try probeLoad(file.path, delivery: delivery)
             loads.append(load)
             if load.timedOut { break }
         }
@@ -106,13 +109,23 @@ struct HostileBench: ParsableCommand {
         return result
     }
 
+    /// Each chunk of `bytes` after its length, as 4 bytes big-endian.
+    static func framed(_ bytes: [UInt8]) -> [UInt8] {
+        var framed: [UInt8] = []
+        for chunk in RawChunk.split(bytes) ?? [] {
+            withUnsafeBytes(of: UInt32(chunk.bytes.count).bigEndian) { framed.append(contentsOf: $0) }
+            framed.append(contentsOf: chunk.bytes)
+        }
+        return framed
+    }
+
     /// One load in a fresh `automerge-memory-probe --load-stats` process.
-    func probeLoad(_ path: String) throws -> Load {
+    func probeLoad(_ path: String, delivery: HostileInputs.Delivery) throws -> Load {
         let executable = probe.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("automerge-memory-probe")
         let child = Process()
         child.executableURL = executable
-        child.arguments = ["--load-stats", path]
+        child.arguments = ["--load-stats", "--deliver", delivery.rawValue, path]
         let pipe = Pipe()
         child.standardOutput = pipe
         try child.run()

@@ -22,6 +22,40 @@ public enum HostileInputs {
         public let crafted: @Sendable (_ ops: Int) throws -> [UInt8]
         /// A benign input of the same size and shape.
         public let control: @Sendable (_ ops: Int) throws -> [UInt8]
+        /// How both inputs reach a document.
+        public var delivery: Delivery = .load
+        /// The memory a load may take per op and change the input declares,
+        /// beyond 64 MB and 64 bytes per input byte (docs/hostile-input.md);
+        /// 0 where the input's size alone must bound it.
+        public var bytesPerRow = 1024
+    }
+
+    /// How a family's bytes reach a document.
+    public enum Delivery: String, Sendable {
+        /// `Document(bytes)`: a load.
+        case load
+        /// Each chunk in an `applyEncodedChanges` call of its own, to one
+        /// document: what a peer sending one change at a time costs.
+        case calls
+        /// Every chunk in one sync message, received by an empty document.
+        case sync
+    }
+
+    /// A document that received `bytes` as `delivery` says.
+    public static func deliver(_ bytes: [UInt8], _ delivery: Delivery) throws -> Document {
+        switch delivery {
+        case .load:
+            return try Document(Data(bytes))
+        case .calls:
+            let document = Document()
+            for chunk in RawChunk.split(bytes) ?? [] { try document.applyEncodedChanges(encoded: Data(chunk.bytes)) }
+            return document
+        case .sync:
+            let document = Document()
+            let message = SyncMessage(changes: (RawChunk.split(bytes) ?? []).map(\.bytes))
+            try document.receiveSyncMessage(state: SyncState(), message: message.encode())
+            return document
+        }
     }
 
     /// Every family, in the order the bench prints them.
@@ -42,6 +76,24 @@ public enum HostileInputs {
                rejected: false, crafted: { try save(actorChanges($0)) }, control: { try makeMaps($0, counters: nil) }),
         Family(name: "actor-chunks", summary: "one change chunk per new actor",
                rejected: false, crafted: { try changeChunks(actorChanges($0)) }, control: { try changeChunks(makeMapChanges($0, counters: nil)) }),
+        Family(name: "concurrent-actors", summary: "one change chunk per new actor, none depending on another: every change a head",
+               rejected: false, crafted: { try changeChunks(concurrentActorChanges($0, sameKey: false)) },
+               control: { try changeChunks(mapPutChanges($0, counters: nil)) }, bytesPerRow: 0),
+        Family(name: "concurrent-doc", summary: "a saved document of one change per actor, none depending on another: as many heads as changes",
+               rejected: false, crafted: { try save(concurrentActorChanges($0, sameKey: false)) },
+               control: { try mapPuts($0, counters: nil) }),
+        Family(name: "concurrent-key", summary: "one change chunk per new actor, none depending on another, all putting one key: one n-way conflict",
+               rejected: false, crafted: { try changeChunks(concurrentActorChanges($0, sameKey: true)) },
+               control: { try changeChunks(overwriteChanges($0)) }, bytesPerRow: 0),
+        Family(name: "concurrent-calls", summary: "one change per new actor, none depending on another, one applyEncodedChanges call each",
+               rejected: false, crafted: { try changeChunks(concurrentActorChanges($0, sameKey: false)) },
+               control: { try changeChunks(mapPutChanges($0, counters: nil)) }, delivery: .calls, bytesPerRow: 0),
+        Family(name: "concurrent-sync", summary: "one change per new actor, none depending on another, in one sync message",
+               rejected: false, crafted: { try changeChunks(concurrentActorChanges($0, sameKey: false)) },
+               control: { try changeChunks(mapPutChanges($0, counters: nil)) }, delivery: .sync, bytesPerRow: 0),
+        Family(name: "orphans", summary: "changes sent before their dependencies, one call each: the queue grows to half of them",
+               rejected: false, crafted: { try changeChunks(orphanChanges($0)) },
+               control: { try changeChunks(mapPutChanges($0, counters: nil)) }, delivery: .calls, bytesPerRow: 0),
         Family(name: "small-lists", summary: "one-element lists whose element ids lie far above their lists' (dense index allowance)",
                rejected: false, crafted: { try oneElementLists($0, elementsLast: true) }, control: { try oneElementLists($0, elementsLast: false) }),
         Family(name: "nested-lists", summary: "lists nested one inside the next, one element each",
@@ -105,13 +157,55 @@ public enum HostileInputs {
     static func actorChanges(_ ops: Int) throws -> [[UInt8]] {
         let doc = Document()
         for step in 0..<ops {
-            var bytes = [UInt8](repeating: 0xA5, count: 16)
-            withUnsafeBytes(of: UInt64(step).bigEndian) { bytes.replaceSubrange(8..<16, with: $0) }
-            doc.actor = ActorId(data: Data(bytes))!
+            doc.actor = ActorId(data: Data(actorBytes(step)))!
             _ = try doc.putObject(obj: .ROOT, key: "a\(step)", ty: .Map)
             doc.commitReproducibly()
         }
         return Storage.uncompressedChanges(doc)
+    }
+
+    /// One change per op, each the first change (sequence 1, no
+    /// dependencies) of a new actor: `ops` concurrent changes, so the
+    /// document has `ops` heads. With `sameKey` every change puts the same
+    /// root key, a conflict `ops` values wide; otherwise each its own key.
+    static func concurrentActorChanges(_ ops: Int, sameKey: Bool) throws -> [[UInt8]] {
+        try (0..<ops).map { step in
+            let doc = Document()
+            doc.actor = ActorId(data: Data(actorBytes(step)))!
+            try doc.put(obj: .ROOT, key: sameKey ? "k" : "k\(step)", value: .Uint(UInt64(step)))
+            doc.commitReproducibly()
+            return Storage.uncompressedChanges(doc)[0]
+        }
+    }
+
+    /// Two changes by each of `ops / 2` actors, every actor's second first:
+    /// each waits in the queue until, after all of them, the first changes
+    /// arrive and release them one by one.
+    static func orphanChanges(_ ops: Int) throws -> [[UInt8]] {
+        let pairs = try (0..<max(1, ops / 2)).map { step in
+            let doc = Document()
+            doc.actor = ActorId(data: Data(actorBytes(step)))!
+            for value in [0, step] {
+                try doc.put(obj: .ROOT, key: "k\(step)", value: .Uint(UInt64(value)))
+                doc.commitReproducibly()
+            }
+            return Storage.uncompressedChanges(doc)
+        }
+        return pairs.map { $0[1] } + pairs.map { $0[0] }
+    }
+
+    /// `ops` puts of one root key by one actor, each overwriting the last.
+    static func overwriteChanges(_ ops: Int) throws -> [[UInt8]] {
+        try oneOpChanges(ops, counters: nil) { doc, step in
+            try doc.put(obj: .ROOT, key: "k", value: .Uint(UInt64(step)))
+        }
+    }
+
+    /// A 16-byte actor id unique to `step`, in byte order of `step`.
+    static func actorBytes(_ step: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0xA5, count: 16)
+        withUnsafeBytes(of: UInt64(step).bigEndian) { bytes.replaceSubrange(8..<16, with: $0) }
+        return bytes
     }
 
     /// `ops / 2` lists holding one element each: with `elementsLast`, all

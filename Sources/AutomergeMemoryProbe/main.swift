@@ -1,12 +1,15 @@
 // automerge-memory-probe FILE
-// automerge-memory-probe --load-stats FILE
+// automerge-memory-probe --load-stats [--deliver load|calls|sync] FILE
 // automerge-memory-probe --breakdown FILE
 //
 // Loads one document and prints the process's resident memory before and
 // after, and how much of the growth is anonymous (heap) and file (code)
 // pages, for `automerge bench memory`; with --load-stats, one line with the
 // load's time, the process's peak resident memory and whether the load
-// succeeded, for `automerge bench hostile`; with --breakdown, the
+// succeeded, for `automerge bench hostile` (with --deliver calls or sync,
+// FILE holds chunks each after its length as 4 bytes big-endian, applied
+// one `applyEncodedChanges` call each, or received in one sync message, by
+// an empty document); with --breakdown, the
 // document's main structures too (Document.memoryBreakdown), the
 // allocator's figures, and which mapped files the file pages grew in. It is its own executable so that the
 // process holds the library and nothing else: the CLI links Foundation (with
@@ -76,15 +79,47 @@ func residentKilobytesByFile() -> [String: Int] {
 }
 
 let arguments = CommandLine.arguments
-if arguments.count == 3, arguments[1] == "--load-stats" {
-    guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: arguments[2])) else {
-        print("error: cannot read \(arguments[2])")
+/// The chunks of a framed file: each after its length, 4 bytes big-endian.
+func framedChunks(_ bytes: Data) -> [Data] {
+    var chunks: [Data] = []
+    var offset = bytes.startIndex
+    while offset + 4 <= bytes.endIndex {
+        let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        offset += 4
+        guard offset + length <= bytes.endIndex else { break }
+        chunks.append(bytes[offset..<offset + length])
+        offset += length
+    }
+    return chunks
+}
+
+/// A document that received `bytes` as `delivery` names.
+func deliver(_ bytes: Data, _ delivery: String) throws -> Document {
+    switch delivery {
+    case "calls":
+        let document = Document()
+        for chunk in framedChunks(bytes) { try document.applyEncodedChanges(encoded: chunk) }
+        return document
+    case "sync":
+        let document = Document()
+        let message = SyncMessage(changes: framedChunks(bytes).map { [UInt8]($0) })
+        try document.receiveSyncMessage(state: SyncState(), message: message.encode())
+        return document
+    default:
+        return try Document(bytes)
+    }
+}
+
+if arguments.count >= 3, arguments[1] == "--load-stats" {
+    let delivery = arguments.count == 5 && arguments[2] == "--deliver" ? arguments[3] : "load"
+    guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: arguments[arguments.count - 1])) else {
+        print("error: cannot read \(arguments[arguments.count - 1])")
         exit(2)
     }
     var outcome = ""
     let elapsed = ContinuousClock().measure {
         do {
-            outcome = "loaded \(try Document(bytes).getHistory().count) changes"
+            outcome = "loaded \(try deliver(bytes, delivery).getHistory().count) changes"
         } catch {
             outcome = "rejected: \(error)"
         }

@@ -18,10 +18,11 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
         /// The position in the checked changes of the batch's first.
         let start: Int
         let changes: [CheckedChange]
-        /// The actor table the changes were checked with, if it grew since
-        /// the batch before (interning only appends, so a later table
-        /// serves the changes of every earlier batch).
-        let actors: ActorTable?
+        /// The actors the checker's table gained since the batch before,
+        /// in their order there (interning only appends). Only these are
+        /// handed over: a copy of the whole table per batch cost a file of
+        /// one change per new actor quadratic time and memory.
+        let newActors: [ActorId]
     }
 
     /// Runs `check`, which hands checked changes over to the pipeline and
@@ -44,13 +45,13 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
 
     private init() {}
 
-    /// Hands over `changes`, which were checked with `actors` (nil when the
-    /// table is the one last handed over), the first at position `start`;
+    /// Hands over `changes`, checked with an actor table that gained
+    /// `newActors` since the last hand-over, the first at position `start`;
     /// returns false once a change handed over earlier has failed, so that
     /// checking can stop.
-    func handOver(_ changes: [CheckedChange], start: Int, actors: ActorTable?) -> Bool {
+    func handOver(_ changes: [CheckedChange], start: Int, newActors: [ActorId]) -> Bool {
         lock.withLock {
-            batches.append(Batch(start: start, changes: changes, actors: actors))
+            batches.append(Batch(start: start, changes: changes, newActors: newActors))
             handedOver.signal()
             return failure == nil
         }
@@ -75,8 +76,8 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
         var form = CanonicalChangeForm()
         var actors = ActorTable()
         while let batch = next() {
-            // A copy of its own: two cores retaining the same buffers take turns at their counts.
-            if let handed = batch.actors { actors = handed.unshared() }
+            // Bytes of its own: two cores retaining the same buffers take turns at their counts.
+            _ = actors.intern(contentsOf: batch.newActors.map { ActorId(uncheckedBytes: Array($0.bytes)) })
             if let offset = ChangeChecker.firstNonCanonical(in: batch.changes[...], of: changes, actors: actors, form: &form) {
                 lock.withLock { failure = batch.start + offset }
                 return
@@ -91,6 +92,9 @@ final class CanonicalProofPipeline: @unchecked Sendable {  // every mutable fiel
         while nextBatch == batches.count && !finished { handedOver.wait(holding: lock) }
         guard nextBatch < batches.count else { return nil }
         nextBatch += 1
-        return batches[nextBatch - 1]
+        // Taken, the batch is released by its taker rather than kept with the pipeline.
+        let batch = batches[nextBatch - 1]
+        batches[nextBatch - 1] = Batch(start: batch.start, changes: [], newActors: [])
+        return batch
     }
 }

@@ -36,11 +36,18 @@ struct ChangeChecker {
     private var newOps = OpIdTable()
     private var newOpProperties: [PropertyOfObject] = []
 
-    init(ops: OpSet, known: KnownChanges) {
+    /// A checker against `ops` whose actor table is `actors` (the op
+    /// set's own, which the caller may have taken out of it so that the
+    /// checks extend it in place).
+    init(ops: OpSet, actors: ActorTable, known: KnownChanges) {
         self.ops = ops
         self.encoding = ops.encoding
         self.known = known
-        self.actors = ops.actors
+        self.actors = actors
+    }
+
+    init(ops: OpSet, known: KnownChanges) {
+        self.init(ops: ops, actors: ops.actors, known: known)
     }
 
     /// Makes room for `count` changes to check.
@@ -200,6 +207,9 @@ extension ChangeChecker {
         /// The position in `ready` of the first change that is not byte for
         /// byte what a document chunk rebuilds for it (see ``CanonicalChangeForm``).
         var firstNonCanonical: Int?
+        /// How many actors were handed to the proofs on another core: each
+        /// once, however many batches (a count for the linear-work tests).
+        var actorsHandedOver = 0
     }
 
     /// Checks the changes of `changes` at the positions `order`, one after
@@ -231,14 +241,15 @@ extension ChangeChecker {
         _ changes: [DecodedChange], _ order: [Int], into outcome: inout BatchOutcome, handingOverTo proofs: CanonicalProofPipeline?
     ) {
         var handedOver = 0
-        var actorsHandedOver = -1
+        var actorsTheProofsHave = 0
         /// Hands over what is checked and not yet handed over; false once a proof has failed.
         func handOver() -> Bool {
             guard let proofs, handedOver < outcome.ready.count else { return true }
-            let grew = actors.count != actorsHandedOver
-            actorsHandedOver = actors.count
+            let newActors = Array(actors.actors[actorsTheProofsHave...])
+            actorsTheProofsHave = actors.count
+            outcome.actorsHandedOver += newActors.count
             defer { handedOver = outcome.ready.count }
-            return proofs.handOver(Array(outcome.ready[handedOver...]), start: handedOver, actors: grew ? actors : nil)
+            return proofs.handOver(Array(outcome.ready[handedOver...]), start: handedOver, newActors: newActors)
         }
         defer {
             _ = handOver()

@@ -30,34 +30,61 @@ extension DocumentState {
     /// ``apply(_:)``, given the open transaction's ``pendingChange(message:time:)``.
     @discardableResult
     mutating func apply(_ changes: [DecodedChange], committing pending: PendingChange?) throws(AutomergeError) -> Int {
-        let plan = try plan(try newChanges(in: changes, pending: pending), pending: pending)
-        // Everything has passed: from here on nothing fails.
-        queue = plan.queue
-        commit(pending)
-        ops.actors = plan.actors
-        guard plan.ready.count >= Self.historyRecordedAlongsideThreshold else {
-            for checked in plan.ready {
-                let change = plan.waiting[checked.position]
-                try applyOps(of: checked, change: change)
-                history.add(change, actor: checked.author)
-            }
-            return plan.ready.count
+        let fresh = try newChanges(in: changes, pending: pending)
+        // The checker interns the changes' actors into the op set's table,
+        // taken out of the op set while it does so that it grows in place
+        // (a copy of the whole table per call made each new actor cost as
+        // many as the document had); a refused call trims it back.
+        var actors = ops.actors
+        let actorCount = actors.count
+        ops.actors = ActorTable()
+        let plan: Plan
+        do {
+            plan = try self.plan(fresh, pending: pending, actors: &actors, actorCount: actorCount)
+        } catch {
+            actors.removeActors(from: actorCount)
+            ops.actors = actors
+            throw error
         }
-        // The op set and the change graph are apart: a large batch records
-        // its changes in the graph on another core while its ops apply here.
-        var history = self.history
-        self.history = ChangeGraph()
-        let (failure, _) = Concurrently.run({ () -> AutomergeError? in
-            do throws(AutomergeError) {
-                for checked in plan.ready { try applyOps(of: checked, change: plan.waiting[checked.position]) }
-                return nil
-            } catch { return error }
-        }, {
-            for checked in plan.ready { history.add(plan.waiting[checked.position], actor: checked.author) }
-        })
-        self.history = history
-        if let failure { throw failure }
+        ops.actors = actors
+        apply(plan, committing: pending)
         return plan.ready.count
+    }
+
+    /// Carries out a plan whose changes have all passed their checks. It
+    /// cannot fail (nothing here throws): the queue and the open
+    /// transaction change first, so a failure part way would leave the
+    /// document torn.
+    private mutating func apply(_ plan: Plan, committing pending: PendingChange?) {
+        commit(pending)
+        for hash in plan.dropped { queue.remove(hash) }
+        let changes = plan.order.changes
+        if plan.ready.count < Self.historyRecordedAlongsideThreshold {
+            for checked in plan.ready {
+                applyOps(of: checked, change: changes[checked.position])
+                history.add(changes[checked.position], actor: checked.author)
+            }
+        } else {
+            // The op set and the change graph are apart: a large batch records
+            // its changes in the graph on another core while its ops apply here.
+            var history = self.history
+            self.history = ChangeGraph()
+            _ = Concurrently.run({
+                for checked in plan.ready { applyOps(of: checked, change: changes[checked.position]) }
+            }, {
+                for checked in plan.ready { history.add(changes[checked.position], actor: checked.author) }
+            })
+            self.history = history
+        }
+        for checked in plan.ready {
+            if let slot = plan.order.queuedSlots[checked.position] { queue.remove(slot) }
+            queue.noteApplied(changes[checked.position].hash)
+        }
+        queue.compactIfSparse()
+        for position in plan.order.freshStillWaiting {
+            let change = changes[position]
+            queue.enqueue(change, missing: change.stored.dependencies.filter { !history.contains($0) })
+        }
     }
 
     /// From this many changes applied at once, the change graph records
@@ -66,13 +93,11 @@ extension DocumentState {
 
     /// What a call applies and leaves queued, decided before anything changes.
     private struct Plan {
-        /// The changes checked, in the order they apply, at their positions in ``waiting``.
+        /// The changes checked, in the order they apply, at their positions in ``order``'s changes.
         var ready: [CheckedChange]
-        /// The queue's changes and the call's, as checked.
-        var waiting: [DecodedChange]
-        var queue: [DecodedChange]
-        /// The op set's actor table with the ready changes' actors added.
-        var actors: ActorTable
+        var order: ReadyOrder
+        /// Queued changes refused: they leave the queue.
+        var dropped: Set<ChangeHash>
     }
 
     private enum PlanOutcome {
@@ -86,22 +111,21 @@ extension DocumentState {
     /// sequence number) pair with other contents.
     private func newChanges(in changes: [DecodedChange], pending: PendingChange?) throws(AutomergeError) -> [DecodedChange] {
         let known = KnownChanges(history: history, pending: pending)
-        let queued = Set(queue.map(\.hash))
-        var identities = Set(queue.map { ChangeIdentity(actor: $0.stored.actors[0], sequence: $0.stored.sequence) })
-        identities.reserveCapacity(queue.count + changes.count)
+        var identities = Set<ChangeIdentity>(minimumCapacity: changes.count)
         var hashes = Set<ChangeHash>(minimumCapacity: changes.count)
         var fresh: [Int] = []
         fresh.reserveCapacity(changes.count)
         // Fields are read in place: binding each change to a local copied it.
         for index in changes.indices {
             let hash = changes[index].hash
-            if known.contains(hash) || queued.contains(hash) || !hashes.insert(hash).inserted { continue }
+            if known.contains(hash) || queue.contains(hash) || !hashes.insert(hash).inserted { continue }
             guard let author = changes[index].stored.actors.first else { throw .invalidChange("change has no author") }
             let sequence = changes[index].stored.sequence
             if let actor = ops.actors.index(of: author), known.hash(actor: actor, sequence: sequence) != nil {
                 throw .duplicateSequenceNumber(actor: author, sequence: sequence)
             }
-            guard identities.insert(ChangeIdentity(actor: author, sequence: sequence)).inserted else {
+            let identity = ChangeIdentity(actor: author, sequence: sequence)
+            guard !queue.contains(identity), identities.insert(identity).inserted else {
                 throw .duplicateSequenceNumber(actor: author, sequence: sequence)
             }
             fresh.append(index)
@@ -110,104 +134,58 @@ extension DocumentState {
         return fresh.count == changes.count ? changes : fresh.map { changes[$0] }
     }
 
-    /// Orders and checks what the queue and `fresh` make ready, dropping
-    /// queued changes that are refused.
-    private func plan(_ fresh: [DecodedChange], pending: PendingChange?) throws(AutomergeError) -> Plan {
+    /// Orders and checks what `fresh` and the queue make ready, dropping
+    /// queued changes that are refused. `actors`: the op set's table, with
+    /// `actorCount` actors, which the checks extend.
+    private func plan(_ fresh: [DecodedChange], pending: PendingChange?, actors: inout ActorTable, actorCount: Int) throws(AutomergeError) -> Plan {
         var dropped = Set<ChangeHash>()
         while true {
-            switch try plan(fresh, pending: pending, dropping: dropped) {
+            switch try plan(fresh, pending: pending, dropping: dropped, actors: &actors) {
             case .ready(let plan): return plan
-            case .refusedQueuedChange(let hash): dropped.insert(hash)
+            case .refusedQueuedChange(let hash):
+                dropped.insert(hash)
+                actors.removeActors(from: actorCount)
             }
         }
     }
 
-    /// Orders and checks what the queue, less `dropped`, and `fresh` make ready.
-    private func plan(_ fresh: [DecodedChange], pending: PendingChange?, dropping dropped: Set<ChangeHash>) throws(AutomergeError) -> PlanOutcome {
-        let waiting = queue.isEmpty ? fresh : queue.filter { !dropped.contains($0.hash) } + fresh
-        let queuedCount = waiting.count - fresh.count
-        var checker = ChangeChecker(ops: ops, known: KnownChanges(history: history, pending: pending))
-        let order = readyOrder(of: waiting, known: checker.known)
-        checker.reserveCapacity(order.count)
-        /// Refuses the change at `position` of `ready` for not being in canonical form.
-        func refuseNonCanonical(at position: Int) throws(AutomergeError) -> PlanOutcome {
-            if order[position] < queuedCount { return .refusedQueuedChange(waiting[order[position]].hash) }
-            throw ChangeChecker.notCanonical(waiting[order[position]])
-        }
-        let outcome = checker.check(waiting, in: order)
+    /// Orders and checks what `fresh` and the queue, less `dropped`, make ready.
+    private func plan(
+        _ fresh: [DecodedChange], pending: PendingChange?, dropping dropped: Set<ChangeHash>, actors: inout ActorTable
+    ) throws(AutomergeError) -> PlanOutcome {
+        let known = KnownChanges(history: history, pending: pending)
+        let order = ReadyOrder(fresh: fresh, queue: queue, known: known, newlyKnown: pending?.hash, dropping: dropped)
+        let waiting = order.changes
+        var checker = ChangeChecker(ops: ops, actors: actors, known: known)
+        actors = ActorTable()  // the checker's copy is then the only one, and grows in place
+        defer { actors = checker.actors }
+        checker.reserveCapacity(order.order.count)
+        let outcome = checker.check(waiting, in: order.order)
         let ready = outcome.ready
-        // Checked in order, a change before the one a check refused that is
-        // not canonical is refused first.
-        if let position = outcome.firstNonCanonical { return try refuseNonCanonical(at: position) }
-        if let error = outcome.error {
-            let index = order[ready.count]
-            if index < queuedCount { return .refusedQueuedChange(waiting[index].hash) }
+        /// Refuses the change at `position` of `ready`.
+        func refuse(at position: Int, _ error: AutomergeError) throws(AutomergeError) -> PlanOutcome {
+            let index = order.order[position]
+            if order.isQueued(index) { return .refusedQueuedChange(waiting[index].hash) }
             throw error
         }
+        // Checked in order, a change before the one a check refused that is
+        // not canonical is refused first.
+        if let position = outcome.firstNonCanonical {
+            return try refuse(at: position, ChangeChecker.notCanonical(waiting[order.order[position]]))
+        }
+        if let error = outcome.error { return try refuse(at: ready.count, error) }
         if refusesMisorderedMarks,
            let position = ReceivedMarkOrder.firstMisordered(in: ready, appliedTo: ops, actors: checker.actors, created: checker.created) {
-            if order[position] < queuedCount { return .refusedQueuedChange(waiting[order[position]].hash) }
-            throw .invalidChange("change \(waiting[order[position]].hash) puts a mark's end anchor before its begin anchor; "
-                + "a document holding it could not be loaded again")
+            return try refuse(at: position, .invalidChange("change \(waiting[order.order[position]].hash) puts a mark's end anchor "
+                + "before its begin anchor; a document holding it could not be loaded again"))
         }
-        var taken = [Bool](repeating: false, count: waiting.count)
-        for index in order { taken[index] = true }
-        let stillWaiting = waiting.indices.filter { !taken[$0] }.map { waiting[$0] }
-        return .ready(Plan(ready: ready, waiting: waiting, queue: stillWaiting, actors: checker.actors))
-    }
-
-    /// The positions of the changes of `waiting` whose dependencies are
-    /// met, directly or through each other, in topological order (Kahn's
-    /// algorithm, first in first out among the ready).
-    ///
-    /// The edges between waiting changes are kept in one array, grouped by
-    /// the change depended on (a list per depended-on hash cost a batch of
-    /// 10,000 chained changes 10,000 arrays).
-    private func readyOrder(of waiting: [DecodedChange], known: KnownChanges) -> [Int] {
-        var position = [ChangeHash: Int](minimumCapacity: waiting.count)
-        for index in waiting.indices { position[waiting[index].hash] = index }
-        var unsatisfied = [Int](repeating: 0, count: waiting.count)
-        // Edge (from, to): `to` waits for `from`, in the order `to` lists them.
-        var edges: [(from: Int, to: Int)] = []
-        edges.reserveCapacity(waiting.count)
-        for index in waiting.indices {
-            for dependency in waiting[index].stored.dependencies where !known.contains(dependency) {
-                unsatisfied[index] += 1
-                if let from = position[dependency] { edges.append((from, index)) }
-            }
-        }
-        // The dependents of change i are dependents[start[i]..<start[i + 1]], in edge order.
-        var start = [Int](repeating: 0, count: waiting.count + 1)
-        for edge in edges { start[edge.from + 1] += 1 }
-        for index in waiting.indices { start[index + 1] += start[index] }
-        var filled = start
-        var dependents = [Int](repeating: 0, count: edges.count)
-        for edge in edges {
-            dependents[filled[edge.from]] = edge.to
-            filled[edge.from] += 1
-        }
-        var order = unsatisfied.indices.filter { unsatisfied[$0] == 0 }
-        var head = 0
-        while head < order.count {
-            let index = order[head]
-            head += 1
-            for dependent in dependents[start[index]..<start[index + 1]] {
-                unsatisfied[dependent] -= 1
-                if unsatisfied[dependent] == 0 { order.append(dependent) }
-            }
-        }
-        return order
+        return .ready(Plan(ready: ready, order: order, dropped: dropped))
     }
 
     /// Applies the ops of `change`, checked as `checked`, after those
     /// before it (its record in the history is apart).
-    private mutating func applyOps(of checked: CheckedChange, change: DecodedChange) throws(AutomergeError) {
-        for index in checked.ops.indices {
-            do { try ops.apply(checked.ops[index]) } catch {
-                // Not reached: the checks cover every way `apply` fails.
-                throw .invalidChange("change \(change.hash) passed its checks but does not apply: \(error)")
-            }
-        }
+    private mutating func applyOps(of checked: CheckedChange, change: DecodedChange) {
+        for index in checked.ops.indices { ops.apply(checked: checked.ops[index]) }
         // The change's own max op counts, not only the ops it holds: a change
         // with few or no ops may still claim a higher one, and a later local
         // change must start above it (as in Rust, which takes the max op from
@@ -215,10 +193,4 @@ extension DocumentState {
         // Found by fuzzing: Corpus/changes/empty-change-max-op-ignored.
         ops.maxOp = max(ops.maxOp, change.stored.maxOp)
     }
-}
-
-/// An (actor, sequence number) pair: unique among a document's changes.
-struct ChangeIdentity: Hashable {
-    let actor: ActorId
-    let sequence: UInt64
 }

@@ -11,7 +11,7 @@ struct DocumentState: Sendable {
     var actor: ActorId
     var transaction: Transaction?
     /// Changes received before their dependencies, applied once those arrive.
-    var queue: [DecodedChange] = []
+    var queue = ChangeQueue()
     /// Heads at the last `save()` or `encodeNewChanges()`.
     var lastEncodedHeads: Set<ChangeHash> = []
     /// Whether received changes that put a mark's end anchor before its
@@ -133,13 +133,9 @@ struct DocumentState: Sendable {
         transaction = nil
         guard let change else { return }
         addToHistory(change.header, maxOp: change.maxOp, hash: change.hash, bytes: change.bytes, actor: change.actor)
-        dropQueuedChanges(takenBy: change)
-    }
-
-    private mutating func dropQueuedChanges(takenBy change: PendingChange) {
         guard !queue.isEmpty else { return }
-        let author = ops.actors[change.actor]
-        queue.removeAll { $0.stored.sequence == change.header.sequence && $0.stored.actors.first == author }
+        queue.remove(ChangeIdentity(actor: ops.actors[change.actor], sequence: change.header.sequence))
+        queue.noteApplied(change.hash)
     }
 
     /// The change a commit of the open transaction would make, made without

@@ -48,14 +48,14 @@ struct ActorTable: Sendable {
         return index
     }
 
-    /// The same table in buffers of its own: for another thread to read
-    /// while this thread reads this one. Two cores that retain and release
-    /// the same buffers take turns at their reference counts, which costs
-    /// more than the copy.
-    func unshared() -> ActorTable {
-        var copy = ActorTable()
-        _ = copy.intern(contentsOf: actors.map { ActorId(uncheckedBytes: Array($0.bytes)) })
-        return copy
+    /// Removes the actors from index `count` on: a refused receive takes
+    /// back the actors its changes brought.
+    mutating func removeActors(from count: Int) {
+        guard count < actors.count else { return }
+        for actor in actors[count...] { indexOf[actor] = nil }
+        actors.removeSubrange(count...)
+        orderKeys.removeSubrange(count...)
+        actorBytes.removeSubrange(count...)
     }
 
     /// The indices of `newActors`, adding those that are new, with room made once.

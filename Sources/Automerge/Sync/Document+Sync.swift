@@ -31,17 +31,17 @@ extension Document {
     /// the document and the state records what the peer has and wants.
     /// - Throws: ``ReceiveSyncError``; then the document and the state are unchanged.
     public func receiveSyncMessage(state: SyncState, message: Data) throws {
-        let decoded = try Self.decodeSyncMessage(message)
+        let (decoded, changes) = try decodeSyncMessage(message, state: state)
         try changing { document throws(ReceiveSyncError) in
-            _ = try Self.receive(decoded, into: &document, state: state)
+            _ = try Self.receive(decoded, changes, into: &document, state: state)
         }
     }
 
     /// ``receiveSyncMessage(state:message:)``, returning what changed as patches.
     public func receiveSyncMessageWithPatches(state: SyncState, message: Data) throws -> [Patch] {
-        let decoded = try Self.decodeSyncMessage(message)
+        let (decoded, changes) = try decodeSyncMessage(message, state: state)
         return try changing { document throws(ReceiveSyncError) in
-            guard let before = try Self.receive(decoded, into: &document, state: state) else { return [] }
+            guard let before = try Self.receive(decoded, changes, into: &document, state: state) else { return [] }
             do throws(AutomergeError) {
                 return try document.patches(since: before)
             } catch {
@@ -59,15 +59,25 @@ extension Document {
         return state.storage.withPeer { $0.sharedHeads } == heads
     }
 
-    private static func decodeSyncMessage(_ message: Data) throws(ReceiveSyncError) -> SyncMessage {
-        do { return try SyncMessage(bytes: message) } catch { throw ReceiveSyncError(.invalidMessage(error)) }
+    /// The message and its changes, decoded outside the document's lock
+    /// (``ReceivedSyncChanges``).
+    private func decodeSyncMessage(_ message: Data, state: SyncState) throws(ReceiveSyncError) -> (SyncMessage, ReceivedSyncChanges) {
+        let decoded: SyncMessage
+        do { decoded = try SyncMessage(bytes: message) } catch { throw ReceiveSyncError(.invalidMessage(error)) }
+        do {
+            return (decoded, try ReceivedSyncChanges.decode(decoded, for: self, readOnly: state.isReadOnly))
+        } catch {
+            throw ReceiveSyncError(.changesRefused(error))
+        }
     }
 
     /// Receives under the document's lock; returns the heads before, when changes were applied.
-    private static func receive(_ message: SyncMessage, into document: inout DocumentState, state: SyncState) throws(ReceiveSyncError) -> Set<ChangeHash>? {
+    private static func receive(
+        _ message: SyncMessage, _ changes: ReceivedSyncChanges, into document: inout DocumentState, state: SyncState
+    ) throws(ReceiveSyncError) -> Set<ChangeHash>? {
         do {
             return try state.storage.withPeer { peer throws(AutomergeError) in
-                try document.receiveSyncMessage(message, from: &peer)
+                try document.receiveSyncMessage(message, decoded: changes, from: &peer)
             }
         } catch {
             throw ReceiveSyncError(.changesRefused(error))

@@ -139,14 +139,12 @@ extension DocumentState {
     /// dependencies of queued changes; sorted. (Not every queued change's
     /// missing dependencies: orphans from elsewhere must not block a sync.)
     func missingDependencies(from start: [ChangeHash]) -> [ChangeHash] {
-        var queued: [ChangeHash: [ChangeHash]] = [:]
-        for change in queue { queued[change.hash] = change.stored.dependencies }
         var missing = Set<ChangeHash>()
         var seen = Set<ChangeHash>()
         var stack = start
         while let hash = stack.popLast() {
             if history.contains(hash) || !seen.insert(hash).inserted { continue }
-            if let dependencies = queued[hash] { stack.append(contentsOf: dependencies) } else { missing.insert(hash) }
+            if let queued = queue.change(hash) { stack.append(contentsOf: queued.stored.dependencies) } else { missing.insert(hash) }
         }
         return missing.sorted()
     }

@@ -4,11 +4,14 @@
 /// not apply; here a refused message leaves the document, its open
 /// transaction and the peer state exactly as they were.
 extension DocumentState {
-    /// Applies `message` for the peer `peer` describes. Returns the heads
-    /// before the call (pending edits committed) when changes were applied,
-    /// for patches; nil when the document did not change.
+    /// Applies `message`, its changes decoded as `received`, for the peer
+    /// `peer` describes. Returns the heads before the call (pending edits
+    /// committed) when changes were applied, for patches; nil when the
+    /// document did not change.
     @discardableResult
-    mutating func receiveSyncMessage(_ message: SyncMessage, from peer: inout PeerSyncState) throws(AutomergeError) -> Set<ChangeHash>? {
+    mutating func receiveSyncMessage(
+        _ message: SyncMessage, decoded received: ReceivedSyncChanges, from peer: inout PeerSyncState
+    ) throws(AutomergeError) -> Set<ChangeHash>? {
         var next = peer
         next.inFlight = false
         if let flags = message.flags {
@@ -23,7 +26,7 @@ extension DocumentState {
         let beforeSorted = before.sorted()
         var applied = false
         if !message.changes.isEmpty && !next.isReadOnly {
-            try applySyncChanges(message.changes, committing: pending)
+            try applySyncChanges(received, bytes: message.changes, committing: pending)
             applied = true
             next.sharedHeads = advancedHeads(before: before, after: history.heads, shared: next.sharedHeads)
         } else {
@@ -51,21 +54,6 @@ extension DocumentState {
         next.theirNeed = message.need
         peer = next
         return applied ? before : nil
-    }
-
-    /// Applies the chunks of a message. Into a document with no history,
-    /// a whole saved document loads directly (as Rust's `load_incremental`
-    /// does), which is much faster than applying its changes one by one.
-    private mutating func applySyncChanges(_ chunks: [[UInt8]], committing pending: PendingChange?) throws(AutomergeError) {
-        let bytes = chunks.count == 1 ? chunks[0] : chunks.reduce(into: [UInt8]()) { $0.append(contentsOf: $1) }
-        if pending == nil, history.count == 0, queue.isEmpty, StorageFile.startsWithDocumentChunk(bytes) {
-            var loaded = try DocumentState.load(bytes, actor: actor, encoding: encoding)
-            loaded.refusesMisorderedMarks = refusesMisorderedMarks
-            loaded.lastEncodedHeads = lastEncodedHeads
-            self = loaded
-            return
-        }
-        try apply(try StorageBridge.changes(in: bytes), committing: pending)
     }
 
     /// Rust's `advance_heads`: our new heads, and the shared heads that are still our heads; sorted.

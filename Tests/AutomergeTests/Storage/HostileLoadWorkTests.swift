@@ -19,9 +19,9 @@ struct HostileLoadWorkTests {
                 let context = Comment(rawValue: "\(name) \(kind), \(ops) ops")
                 var statistics = try Self.rebuildStatistics(of: bytes, rejected: family.rejected, context)
                 if family.rejected {
-                    #expect(throws: (any Error).self, context) { try Document(Data(bytes)) }
+                    #expect(throws: (any Error).self, context) { try HostileInputs.deliver(bytes, family.delivery) }
                 } else {
-                    statistics = statistics + (try Document(Data(bytes))).locked { $0.ops.opIdTableStatistics }
+                    statistics = statistics + (try HostileInputs.deliver(bytes, family.delivery)).locked { $0.ops.opIdTableStatistics }
                 }
                 #expect(statistics.entries >= ops / 2, context)
                 #expect(statistics.extraProbes <= 4 * statistics.entries, context)
@@ -95,5 +95,39 @@ struct HostileLoadWorkTests {
             let expected = actors[a] < actors[b]
             #expect(table.precedes(OpId(counter: 9, actor: indices[a]), OpId(counter: 9, actor: indices[b])) == expected)
         }
+    }
+}
+
+/// Many actors, one change each, none depending on another: every change is
+/// a head and brings an actor. Nothing per change may grow with the actors
+/// or heads already there.
+@Suite("Hostile input: many concurrent actors")
+struct ConcurrentActorsWorkTests {
+    /// The canonical-form proofs on the second core learn each actor once:
+    /// handing them the whole actor table with every batch of checked
+    /// changes made one change chunk per new actor quadratic in time and
+    /// memory.
+    @Test("each actor is handed to the proofs once", arguments: [256, 1_024, 4_096])
+    func actorsHandedOverOnce(changes count: Int) throws {
+        let bytes = try HostileInputs.family(named: "concurrent-actors")!.crafted(count)
+        let changes = try StorageBridge.changes(in: bytes)
+        let state = DocumentState(actor: ActorId(), encoding: .unicodeScalar)
+        var checker = ChangeChecker(ops: state.ops, known: KnownChanges(history: state.history, pending: nil))
+        let outcome = checker.check(changes, in: Array(changes.indices))
+        #expect(outcome.error == nil && outcome.firstNonCanonical == nil)
+        #expect(outcome.ready.count == count)
+        #expect(outcome.actorsHandedOver <= count, "\(outcome.actorsHandedOver) actors handed over for \(count) actors")
+    }
+
+    @Test("the crafted file is what it claims: one actor and one head per change")
+    func craftedFileShape() throws {
+        let ops = 300
+        let doc = try Document(Data(HostileInputs.family(named: "concurrent-actors")!.crafted(ops)))
+        #expect(doc.heads().count == ops)
+        #expect(doc.locked { $0.ops.actors.count } == ops)
+        #expect(doc.length(obj: .ROOT) == UInt64(ops))
+        let conflict = try Document(Data(HostileInputs.family(named: "concurrent-key")!.crafted(ops)))
+        #expect(conflict.heads().count == ops)
+        #expect(try conflict.getAll(obj: .ROOT, key: "k").count == ops)
     }
 }
