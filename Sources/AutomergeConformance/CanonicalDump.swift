@@ -32,13 +32,13 @@ public enum CanonicalDump {
     static func value(_ value: SnapshotValue) -> JSONValue {
         switch value {
         case .map(let entries):
-            return .object(["map": .object(Dictionary(entries.map { ($0.key, Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
+            return .object(["map": .object(members(entries))])
         case .table(let entries):
-            return .object(["table": .object(Dictionary(entries.map { ($0.key, Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
+            return .object(["table": .object(members(entries))])
         case .list(let values):
             return .object(["list": .array(values.map(Self.value))])
         case .text(let text, let marks):
-            var members: [String: JSONValue] = ["text": .string(text)]
+            var members: JSONObject = ["text": .string(text)]
             if !marks.isEmpty { members["marks"] = Self.marks(marks) }
             return .object(members)
         case .scalar(let primitive):
@@ -46,9 +46,15 @@ public enum CanonicalDump {
         }
     }
 
-    /// A text's marks, sorted by (name, start, end).
+    /// A map's or table's members, every key kept: keys that differ in
+    /// their scalars are different keys, however alike they render.
+    static func members(_ entries: [(key: String, value: SnapshotValue)]) -> JSONObject {
+        JSONObject(entries.lazy.map { (key: $0.key, value: Self.value($0.value)) })
+    }
+
+    /// A text's marks, sorted by (name, start, end), names by their scalars.
     static func marks(_ marks: [SnapshotMark]) -> JSONValue {
-        let sorted = marks.sorted { ($0.name, $0.start, $0.end) < ($1.name, $1.start, $1.end) }
+        let sorted = marks.sorted { (ScalarKey($0.name), $0.start, $0.end) < (ScalarKey($1.name), $1.start, $1.end) }
         return .array(sorted.map { mark in
             .object([
                 "name": .string(mark.name), "value": scalar(mark.value),

@@ -215,7 +215,8 @@ enum InvalidVectors {
         // The spec says to abort on two columns of one id and type; Rust 0.11
         // loads them (its layout parser's duplicate check never fires) and
         // reads the later copy. Each copy here is byte-identical to its
-        // neighbour, so the reference's reading is the unedited file's.
+        // neighbour, so the reference's reading is the unedited file's, but
+        // for the change's hash: Rust's is that of the chunk as written.
         try b.either("forbidden-loaded-by-rust", "document-duplicate-column", error: "duplicate-column",
                      "a document op column listed twice (the same bytes both times)",
                      try Storage.editDocument(document) { $0.opColumns.insert($0.opColumns[2], at: 2) },

@@ -9,8 +9,8 @@ public enum JSONDiff {
         switch value {
         case .number(let text): return .number(canonicalNumber(text))
         case .array(let values): return .array(values.map(normalized))
-        case .object(var members):
-            for (key, member) in members { members[key] = normalized(member) }
+        case .object(let object):
+            var members = object.mapValues(normalized)
             if members["text"] != nil, case .array(let marks)? = members["marks"] {
                 members["marks"] = .array(marks.sorted { markKey($0) < markKey($1) })
             }
@@ -24,15 +24,16 @@ public enum JSONDiff {
         normalized(a) == normalized(b)
     }
 
-    private static func markKey(_ mark: JSONValue) -> String {
-        guard case .object(let m) = mark else { return "" }
+    /// A mark's sort key: its name's scalars, then start and end.
+    private static func markKey(_ mark: JSONValue) -> ScalarKey {
+        guard case .object(let m) = mark else { return ScalarKey("") }
         func number(_ key: String) -> String {
             guard case .number(let text)? = m[key] else { return "" }
             return String(repeating: "0", count: max(0, 20 - text.count)) + text
         }
         let name: String
         if case .string(let n)? = m["name"] { name = n } else { name = "" }
-        return name + "\u{0}" + number("start") + "\u{0}" + number("end")
+        return ScalarKey(name + "\u{0}" + number("start") + "\u{0}" + number("end"))
     }
 
     /// An integer's digits without leading zeros or `+`; other numbers via Decimal.
@@ -63,9 +64,9 @@ public enum JSONDiff {
         guard lines.count < limit, a != b else { return }
         switch (a, b) {
         case (.object(let x), .object(let y)):
-            for key in Set(x.keys).union(y.keys).sorted() {
-                let child = path + "." + key
-                switch (x[key], y[key]) {
+            for key in Set((x.keys + y.keys).map(ScalarKey.init)).sorted() {
+                let child = path + "." + key.escaped
+                switch (x[key.string], y[key.string]) {
                 case (let u?, let v?): collect(u, v, path: child, into: &lines, limit: limit)
                 case (let u?, nil): lines.append("\(child): expected \(short(u)), missing")
                 case (nil, let v?): lines.append("\(child): unexpected \(short(v))")
@@ -80,12 +81,16 @@ public enum JSONDiff {
                 if lines.count >= limit { return }
             }
         default:
-            lines.append("\(path): expected \(short(a)), got \(short(b))")
+            var (expected, got) = (a.serialized, b.serialized)
+            // Values that only differ in scalars that render alike ("é", "e\u{301}") are shown escaped.
+            if expected == got { (expected, got) = (ScalarKey(expected).escaped, ScalarKey(got).escaped) }
+            lines.append("\(path): expected \(short(expected)), got \(short(got))")
         }
     }
 
-    private static func short(_ value: JSONValue) -> String {
-        let text = value.serialized
-        return text.count > 120 ? String(text.prefix(117)) + "..." : text
+    private static func short(_ value: JSONValue) -> String { short(value.serialized) }
+
+    private static func short(_ text: String) -> String {
+        text.count > 120 ? String(text.prefix(117)) + "..." : text
     }
 }

@@ -98,10 +98,13 @@ public enum PeerComparison {
         return doc
     }
 
-    /// Values as comparable text: floats by bit pattern (NaN equals itself), objects by id.
+    /// Values as comparable text: floats by bit pattern (NaN equals itself),
+    /// strings with their scalars escaped past ASCII (so that texts compare
+    /// by scalars), objects by id.
     public static func describe(_ value: Value) -> String {
         switch value {
         case .Object(let id, let type): return "\(type)(\(id))"
+        case .Scalar(.String(let text)): return "String(\"\(ScalarKey(text).escaped)\")"
         case .Scalar(.F64(let v)): return "F64(\(String(v.bitPattern, radix: 16)))"
         case .Scalar(.Timestamp(let date)): return "Timestamp(\(date.timeIntervalSince1970))"
         case .Scalar(.Bytes(let data)): return "Bytes(\(Bytes.hex([UInt8](data))))"
@@ -109,14 +112,16 @@ public enum PeerComparison {
         }
     }
 
-    /// Every conflict set: for each object, key or index, the sorted descriptions of `getAll`.
+    /// Every conflict set: for each object, key or index, the sorted
+    /// descriptions of `getAll`. Keys are escaped past ASCII, so that two
+    /// keys that differ in their scalars stay two entries.
     public static func conflicts(_ doc: Document) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for (obj, type) in RandomEdits.objects(doc) {
             switch type {
             case .Map:
                 for key in doc.keys(obj: obj) {
-                    result["\(obj)[\(key.debugDescription)]"] = ((try? doc.getAll(obj: obj, key: key)) ?? []).map(describe).sorted()
+                    result["\(obj)[\"\(ScalarKey(key).escaped)\"]"] = ((try? doc.getAll(obj: obj, key: key)) ?? []).map(describe).sorted()
                 }
             case .List, .Text:
                 for index in 0..<doc.length(obj: obj) where type == .List {

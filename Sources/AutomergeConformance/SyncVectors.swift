@@ -50,7 +50,7 @@ public struct SyncVector: Sendable {
     }
 
     var manifestEntry: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "name": .string(name), "category": .string(category), "kind": .string(kind.rawValue),
             "expect": .string(expect.rawValue), "exercises": .string(exercises), "file": .string(file),
         ]
@@ -665,7 +665,7 @@ struct SyncVectorBuilder {
         }
         let base = "sync/bloom/\(name)"
         write(base + ".bloom", bytes)
-        var json: [String: JSONValue] = [
+        var json: JSONObject = [
             "entries": .number("\(filter.entryCount)"),
             "hashes": .array(members.map { .string($0.description) }),
             "bytes": .string(Bytes.hex(bytes)),

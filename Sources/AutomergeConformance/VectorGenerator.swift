@@ -42,6 +42,10 @@ struct VectorBuilder {
         do { doc = try Document(bytes) } catch {
             throw VectorError.generator("valid vector \(fullName) does not load: \(error)")
         }
+        let heads = doc.heads().sorted().map(\.description)
+        if let written = WrittenHeads.of([UInt8](bytes)), written != heads {
+            throw VectorError.generator("valid vector \(fullName) loads with heads \(heads), not those of its chunks as written: \(written)")
+        }
         let base = "valid/\(category)/\(name)"
         let save = doc.save(compress: false)
         files[base + ".automerge"] = [UInt8](bytes)
@@ -50,7 +54,7 @@ struct VectorBuilder {
         files[savePath] = [UInt8](save)
         vectors.append(Vector(
             name: fullName, category: category, expect: .valid, exercises: exercises, file: base + ".automerge",
-            dump: base + ".json", save: savePath, heads: doc.heads().sorted().map(\.description)))
+            dump: base + ".json", save: savePath, heads: heads))
     }
 
     /// A document: saved compressed (the default `save()`), unless `compress` is false.
@@ -79,18 +83,24 @@ struct VectorBuilder {
     }
 
     /// A file the spec forbids (with the named error category) but the
-    /// reference loads, reading it as `reference`: records the dump and heads
-    /// of `reference`. This implementation may reject the file; if it loads
-    /// it, it must read `reference`.
+    /// reference loads, reading it as `reference`: records the dump of
+    /// `reference` with the heads of the file's chunks as written, which
+    /// Rust reports (``WrittenHeads``) where `reference`, a file without the
+    /// defect, has the hashes of other bytes. This implementation may reject
+    /// the file; if it loads it, it must read it so.
     mutating func either(_ category: String, _ name: String, error: String, _ exercises: String, _ bytes: [UInt8],
                          readAs reference: Document) throws {
         let fullName = "either/\(name)"
         try claim(fullName)
-        let dump = CanonicalDump.dump(reference)
+        guard let heads = WrittenHeads.of(bytes) else {
+            throw VectorError.generator("either vector \(fullName): no heads can be read from its chunks as written")
+        }
+        guard case .object(var dump) = CanonicalDump.dump(reference) else { preconditionFailure("a dump is an object") }
+        dump["heads"] = .array(heads.map(JSONValue.string))
         var message: String?
         do {
             let doc = try Document(Data(bytes))
-            guard CanonicalDump.dump(doc) == dump else {
+            guard CanonicalDump.dump(doc) == .object(dump) else {
                 throw VectorError.generator("either vector \(fullName) loads as another document than the reference's")
             }
         } catch let failure as VectorError {
@@ -100,10 +110,10 @@ struct VectorBuilder {
         }
         let base = "either/\(name)"
         files[base + ".automerge"] = bytes
-        files[base + ".json"] = Array((dump.serialized + "\n").utf8)
+        files[base + ".json"] = Array((JSONValue.object(dump).serialized + "\n").utf8)
         vectors.append(Vector(
             name: fullName, category: category, expect: .either, exercises: exercises, file: base + ".automerge",
-            dump: base + ".json", heads: reference.heads().sorted().map(\.description), error: error, message: message))
+            dump: base + ".json", heads: heads, error: error, message: message))
     }
 }
 

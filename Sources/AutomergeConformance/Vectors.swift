@@ -33,7 +33,7 @@ public struct Vector: Sendable {
     public var message: String?
 
     var manifestEntry: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "name": .string(name), "category": .string(category), "expect": .string(expect.rawValue),
             "exercises": .string(exercises), "file": .string(file),
         ]

@@ -1,7 +1,8 @@
 /// A strict JSON parser (RFC 8259) producing ``JSONValue``: one value,
 /// nothing but whitespace around it, numbers as the grammar spells them,
-/// paired surrogates only, and nesting bounded (deeper input is refused
-/// rather than recursed into).
+/// paired surrogates only, each key once per object (by its Unicode
+/// scalars: "é" and "e\u{301}" are two keys), and nesting bounded
+/// (deeper input is refused rather than recursed into).
 public struct JSONParser {
     /// Why a text is not JSON.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -81,16 +82,20 @@ public struct JSONParser {
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         skipSpace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
             skipSpace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a key") }
+            let keyOffset = index
             let key = try string()
             skipSpace()
             try expect(":")
-            members[key] = try value(depth: depth + 1)
+            // A repeated key is refused rather than one of its values dropped.
+            guard members.add(key, try value(depth: depth + 1)) else {
+                throw Failure(offset: keyOffset, reason: "duplicate key")
+            }
             skipSpace()
             switch current {
             case UInt8(ascii: ",")?: index += 1

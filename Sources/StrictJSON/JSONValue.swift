@@ -1,15 +1,32 @@
 /// A JSON value that keeps numbers as their literal text, so that 64-bit
 /// integers compare exactly (a Double would round them) and a reader can
-/// tell `1` from `1.0`.
+/// tell `1` from `1.0`. Strings and object keys are their exact Unicode
+/// scalars: values are equal only when their strings' scalars are, and
+/// an object keeps "é" and "e\u{301}" as two members (``JSONObject``).
 public indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
-    /// Compact JSON with object keys sorted, so equal values print equally.
+    /// Whether `a` and `b` are the same value: strings and numbers by their
+    /// scalars (not by `String ==`, which equates canonically equivalent
+    /// strings), objects by their members in any order.
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)), let (.string(x), .string(y)): return ScalarKey(x) == ScalarKey(y)
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x == y
+        default: return false
+        }
+    }
+
+    /// Compact JSON with object keys sorted by their UTF-8 bytes, so equal
+    /// values print equally.
     public var serialized: String {
         var out: [UInt8] = []
         write(to: &out)
@@ -39,11 +56,11 @@ public indirect enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sortedByKey.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, to: &out)
+                JSONValue.writeString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]!.write(to: &out)
+                member.value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

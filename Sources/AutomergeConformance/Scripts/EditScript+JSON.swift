@@ -11,7 +11,7 @@ extension EditScript {
             return Peer(name: try fields.string("name"), actor: try fields.actor("actor"), time: try fields.int64("time"))
         }
         guard !peers.isEmpty else { throw EditScriptError(step: nil, "a script needs at least one peer") }
-        guard Set(peers.map(\.name)).count == peers.count else { throw EditScriptError(step: nil, "two peers have one name") }
+        guard Set(peers.map { ScalarKey($0.name) }).count == peers.count else { throw EditScriptError(step: nil, "two peers have one name") }
         var steps: [Step] = []
         for (offset, value) in try top.array("steps").enumerated() {
             steps.append(try Step(json: value, number: offset + 1))
@@ -34,7 +34,7 @@ extension EditScript {
 
     /// The JSON form, `expected` included when set.
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "description": .string(description),
             "peers": .array(peers.map {
                 .object(["name": .string($0.name), "actor": .string(Bytes.hex($0.actor)), "time": .number(String($0.time))])
@@ -89,7 +89,7 @@ extension EditScript.Step {
 
     /// The JSON form.
     public var json: JSONValue {
-        var o: [String: JSONValue] = ["action": .string(action.name)]
+        var o: JSONObject = ["action": .string(action.name)]
         if let peer { o["peer"] = .string(peer) }
         func number<T: BinaryInteger>(_ value: T) -> JSONValue { .number(String(value)) }
         func put(_ path: [EditScript.PathElement]) {

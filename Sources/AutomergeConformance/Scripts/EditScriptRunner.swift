@@ -18,7 +18,7 @@ public enum EditScriptRunner {
         }
         peers.commitAll()
         let result = script.result ?? script.peers[0].name
-        guard let document = peers.documents[result] else { throw EditScriptError(step: nil, "no peer '\(result)' to give the result") }
+        guard let document = peers.documents[ScalarKey(result)] else { throw EditScriptError(step: nil, "no peer '\(result)' to give the result") }
         return document
     }
 
@@ -29,35 +29,37 @@ public enum EditScriptRunner {
 }
 
 /// The documents of a running script, its save slots and each peer's time.
+/// Peers and slots are named by their exact scalars, as the script's JSON
+/// has them: "é" and "e\u{301}" are two peers.
 private struct Peers {
-    var documents: [String: Document] = [:]
-    var order: [String] = []
-    var times: [String: Int64] = [:]
-    var slots: [String: (bytes: Data, time: Int64)] = [:]
-    let first: String
+    var documents: [ScalarKey: Document] = [:]
+    var order: [ScalarKey] = []
+    var times: [ScalarKey: Int64] = [:]
+    var slots: [ScalarKey: (bytes: Data, time: Int64)] = [:]
+    let first: ScalarKey
 
     init(_ peers: [EditScript.Peer]) {
-        first = peers[0].name
+        first = ScalarKey(peers[0].name)
         for peer in peers {
             let document = Document()
             document.actor = ActorId(data: Data(peer.actor))!
-            add(peer.name, document, time: peer.time)
+            add(ScalarKey(peer.name), document, time: peer.time)
         }
     }
 
-    mutating func add(_ name: String, _ document: Document, time: Int64) {
+    mutating func add(_ name: ScalarKey, _ document: Document, time: Int64) {
         if documents[name] == nil { order.append(name) }
         documents[name] = document
         times[name] = time
     }
 
-    func peer(_ name: String) throws(EditScriptError) -> Document {
+    func peer(_ name: ScalarKey) throws(EditScriptError) -> Document {
         guard let document = documents[name] else { throw EditScriptError(step: nil, "no peer '\(name)'") }
         return document
     }
 
     /// Commits what is pending on `name`, stamped with its time.
-    func commit(_ name: String, message: String? = nil, time: Int64? = nil) {
+    func commit(_ name: ScalarKey, message: String? = nil, time: Int64? = nil) {
         documents[name]?.commit(message: message, storedTime: time ?? times[name] ?? 0)
     }
 
@@ -66,9 +68,9 @@ private struct Peers {
     }
 
     mutating func apply(_ step: EditScript.Step) throws {
-        let name = step.peer ?? first
+        let name = step.peer.map(ScalarKey.init) ?? first
         if case .load(let slot, let actor) = step.action {
-            guard let saved = slots[slot] else { throw EditScriptError(step: nil, "no saved slot '\(slot)'") }
+            guard let saved = slots[ScalarKey(slot)] else { throw EditScriptError(step: nil, "no saved slot '\(slot)'") }
             let loaded = try Document(saved.bytes)
             loaded.actor = ActorId(data: Data(actor))!
             add(name, loaded, time: times[name] ?? saved.time)
@@ -79,12 +81,14 @@ private struct Peers {
         case .commit(let message, let time):
             commit(name, message: message, time: time)
         case .fork(let newName, let actor):
+            let newName = ScalarKey(newName)
             guard documents[newName] == nil else { throw EditScriptError(step: nil, "fork into '\(newName)', a peer that exists") }
             commit(name)
             let fork = document.fork()
             fork.actor = ActorId(data: Data(actor))!
             add(newName, fork, time: times[name]!)
         case .merge(let from):
+            let from = ScalarKey(from)
             guard from != name else { throw EditScriptError(step: nil, "a peer cannot merge itself") }
             let other = try peer(from)
             commit(name)
@@ -92,7 +96,7 @@ private struct Peers {
             try document.merge(other: other)
         case .save(let slot):
             commit(name)
-            slots[slot] = (document.save(), times[name]!)
+            slots[ScalarKey(slot)] = (document.save(), times[name]!)
         case .load:
             preconditionFailure("handled above")
         default:

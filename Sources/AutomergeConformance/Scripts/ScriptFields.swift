@@ -4,7 +4,7 @@ import Foundation
 /// The members of one JSON object of a script, read with typed errors that
 /// name the step and the field.
 struct ScriptFields {
-    let members: [String: JSONValue]
+    let members: JSONObject
     let step: Int?
 
     init(_ value: JSONValue, step: Int?, what: String) throws(EditScriptError) {

@@ -69,7 +69,8 @@ enum ScriptText {
     static func pretty(_ json: JSONValue) -> String {
         guard case .object(let members) = json else { return json.serialized + "\n" }
         let order = ["description", "peers", "steps", "result", "expected"]
-        let keys = order.filter { members[$0] != nil } + members.keys.filter { !order.contains($0) }.sorted()
+        let known = Set(order.map(ScalarKey.init))
+        let keys = order.filter { members[$0] != nil } + members.sortedByKey.map(\.key).filter { !known.contains(ScalarKey($0)) }
         let lines = keys.map { key -> String in
             let value = members[key]!
             let name = JSONValue.string(key).serialized
@@ -78,7 +79,7 @@ enum ScriptText {
                 guard !steps.isEmpty else { return "  \(name): []" }
                 return "  \(name): [\n" + steps.map { "    " + $0.serialized }.joined(separator: ",\n") + "\n  ]"
             case ("expected", .object(let expected)):
-                let inner = expected.keys.sorted().map { "    \(JSONValue.string($0).serialized): \(expected[$0]!.serialized)" }
+                let inner = expected.sortedByKey.map { "    \(JSONValue.string($0.key).serialized): \($0.value.serialized)" }
                 return "  \(name): {\n" + inner.joined(separator: ",\n") + "\n  }"
             default:
                 return "  \(name): \(value.serialized)"

@@ -36,7 +36,7 @@ enum JSONText {
             return .number(text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0")
         case .string(let string): return .string(string)
         case .list(let elements): return .array(elements.map(json))
-        case .map(let entries): return .object(entries.mapValues(json))
+        case .map(let entries): return .object(JSONObject(entries.mapValues(json)))
         }
     }
 

@@ -48,7 +48,9 @@ extension Harness {
 
         /// Why the recorded dump is Rust's reading: Rust keeps the later of two
         /// columns with one spec, and here both copies hold the same bytes, so
-        /// dropping either copy gives back the file the dump was made from.
+        /// dropping either copy gives back the document the dump was made
+        /// from; only the heads are the file's own (a change's hash is that of
+        /// its chunk as written, see `VectorTests`).
         @Test("each duplicated column repeats its neighbour byte for byte, so any reading of the file is the recorded one")
         func duplicatesAreIdenticalCopies() throws {
             for vector in try Self.eitherVectors() {
@@ -70,7 +72,13 @@ extension Harness {
                 reference.reseal()
                 let doc = try Document(Data(reference.bytes))
                 let recorded = try JSONParser.parse([UInt8](try FileAccess.read(Self.directory.appendingPathComponent(vector.dump!).path)))
-                #expect(CanonicalDump.dump(doc) == recorded, "\(vector.name): the file without its duplicate reads otherwise")
+                guard case .object(var reading) = recorded, case .object(let withoutDuplicate) = CanonicalDump.dump(doc) else {
+                    Issue.record("\(vector.name): a dump is not an object")
+                    continue
+                }
+                #expect(reading["heads"] == .array(vector.heads.map(JSONValue.string)), "\(vector.name): dump and manifest heads differ")
+                reading["heads"] = withoutDuplicate["heads"]
+                #expect(reading == withoutDuplicate, "\(vector.name): the file without its duplicate reads otherwise")
             }
         }
 

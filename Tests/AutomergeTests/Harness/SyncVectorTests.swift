@@ -19,7 +19,7 @@ extension Harness {
             [UInt8](try Data(contentsOf: directory.appendingPathComponent(path)))
         }
 
-        static func json(_ path: String) throws -> [String: JSONValue] {
+        static func json(_ path: String) throws -> JSONObject {
             guard case .object(let members) = try JSONParser.parse(try bytes(path)) else { throw VectorError.badManifest("\(path) is not an object") }
             return members
         }
