@@ -13,17 +13,8 @@ struct ClientCloseHandshakeTests {
     @Test("close() sends leave, then a close frame 1000, and keeps the socket open until the server's close frame")
     func closeWaitsForTheServersCloseFrame() async throws {
         let server = try await LoopbackServer.start()
-        let tap = try WireTap(upstream: server.port, serverClose: .relay(after: .seconds(1)))
-        let client = loopbackClient(url: tap.url, closeTimeout: .seconds(10))
-        try await client.waitUntilConnected(timeout: .seconds(20))
-        let handle = try await client.create()
-        try await handle.waitUntilSynced(timeout: .seconds(20))
-
-        let closing = ContinuousClock.now
-        await client.close()
-        let closeTook = ContinuousClock.now - closing
-        let events = await tap.eventsOnceClientEnded()
-
+        let (client, closeTook, events) = try await closeThroughTap(server, serverClose: .relay(after: .seconds(1)),
+                                                                    closeTimeout: .seconds(10))
         expectLeaveThenCloseFrame(events, from: client.peerId)
         expectClientEndedCleanlyAfterTheServersClose(events)
         #expect(closeTook >= .milliseconds(900), "close() returned before the server's close frame (held back 1 s)")
@@ -34,23 +25,31 @@ struct ClientCloseHandshakeTests {
     @Test("a server that never answers the close: close() gives up after closeTimeout and closes the TCP connection")
     func closeIsBoundedWithoutTheServersAnswer() async throws {
         let server = try await LoopbackServer.start()
-        let tap = try WireTap(upstream: server.port, serverClose: .withhold)
-        let client = loopbackClient(url: tap.url, closeTimeout: .milliseconds(500))
-        try await client.waitUntilConnected(timeout: .seconds(20))
-
-        let closing = ContinuousClock.now
-        await client.close()
-        let closeTook = ContinuousClock.now - closing
-        let events = await tap.eventsOnceClientEnded()
-
+        let (client, closeTook, events) = try await closeThroughTap(server, serverClose: .withhold,
+                                                                    closeTimeout: .milliseconds(500))
         expectLeaveThenCloseFrame(events, from: client.peerId)
         #expect(closeTook >= .milliseconds(450), "close() did not wait for the server's close frame")
-        #expect(closeTook < .seconds(5), "close() waited past its closeTimeout")
+        #expect(closeTook < .seconds(8), "close() waited past its closeTimeout (WSClient's own is 15 s)")
         let clientEnded = events.contains(where: \.isClientEnd)
         let serverCloseRelayed = events.contains(where: \.isServerClose)
         #expect(clientEnded, "the client never closed the TCP connection")
         #expect(!serverCloseRelayed, "the tap relayed the server's close frame")
         await server.stop()
+    }
+
+    /// Connects a client to `server` through a tap doing `serverClose`,
+    /// syncs a new document, closes the client, and returns how long
+    /// `close()` took and what the tap saw by the client's end of the connection.
+    private func closeThroughTap(_ server: LoopbackServer, serverClose: WireTap.ServerClose, closeTimeout: Duration)
+        async throws -> (RepoClient, closeTook: Duration, [WireTap.Event])
+    {
+        let tap = try WireTap(upstream: server.port, serverClose: serverClose)
+        let client = loopbackClient(url: tap.url, closeTimeout: closeTimeout)
+        try await client.create().waitUntilSynced(timeout: .seconds(20))
+        let closing = ContinuousClock.now
+        await client.close()
+        let closeTook = ContinuousClock.now - closing
+        return (client, closeTook, await tap.eventsOnceClientEnded())
     }
 
     @Test("repo-create, repo-sync and a failing repo-sync each end with leave and the whole close handshake")
@@ -66,8 +65,9 @@ struct ClientCloseHandshakeTests {
         #expect(failed.status == 1 && failed.stderr.contains("does not have"), "\(failed.stderr)")
 
         for events in [createEvents, syncEvents, failEvents] {
-            let leaver = try #require(expectLeaveThenCloseFrame(events, from: nil))
+            let leaver = expectLeaveThenCloseFrame(events, from: nil)
             expectClientEndedCleanlyAfterTheServersClose(events)
+            guard let leaver else { continue }
             #expect(await !server.server.hub.isConnected(leaver), "the server still holds the peer that left")
         }
         await server.stop()
@@ -118,7 +118,8 @@ func expectClientEndedCleanlyAfterTheServersClose(_ events: [WireTap.Event],
                      sourceLocation: sourceLocation)
         return
     }
-    #expect(serverClose < clientEnd, "the client ended the connection before the server's close frame reached it",
+    let seen = events.map(\.summary).joined(separator: ", ")
+    #expect(serverClose < clientEnd, "the client ended the connection before the server's close frame reached it: \(seen)",
             sourceLocation: sourceLocation)
     if case .fromServer(let frame) = events[serverClose] { #expect(frame.closeCode == 1000, sourceLocation: sourceLocation) }
     #expect(events[clientEnd] == .clientEnded(reset: false), "the client reset the connection", sourceLocation: sourceLocation)

@@ -1,4 +1,5 @@
 import Foundation
+import AutomergeRepoProtocol
 
 /// A TCP relay on loopback between one WebSocket client and a server, that
 /// records the frames each side sends and how each side ended its half of
@@ -12,9 +13,10 @@ import Foundation
 final class WireTap: @unchecked Sendable {
     /// What the relay saw.
     enum Event: Equatable, Sendable {
-        /// A frame the client sent, relayed to the server.
+        /// A frame the client sent, recorded as it is relayed to the server.
         case fromClient(WebSocketWireFrame)
-        /// A frame the server sent, recorded once relayed to the client.
+        /// A frame the server sent, recorded as it is relayed to the client
+        /// (after the hold, for a close frame).
         case fromServer(WebSocketWireFrame)
         /// The client ended the connection: with a FIN, or with a reset.
         case clientEnded(reset: Bool)
@@ -70,7 +72,7 @@ final class WireTap: @unchecked Sendable {
     }
 
     /// Relays bytes from `source` to `sink` until `source` ends, reporting
-    /// each whole frame once relayed, past the HTTP upgrade head.
+    /// each whole frame past the HTTP upgrade head as it relays it.
     private static func relay(from source: LoopbackSocket, to sink: LoopbackSocket, until deadline: ContinuousClock.Instant,
                               holdingClose close: ServerClose = .relay(after: .zero),
                               onFrame: (WebSocketWireFrame) -> Void, onEnd: (Bool) -> Void)
@@ -102,8 +104,8 @@ final class WireTap: @unchecked Sendable {
                     case .relay(let hold): Thread.sleep(forTimeInterval: hold.timeInterval)
                     }
                 }
+                onFrame(frame)  // before the bytes go: the other side cannot have reacted to them yet
                 try? sink.send(wire)
-                onFrame(frame)
             }
             if withholding { pending = [] }
         }
@@ -127,10 +129,29 @@ extension WireTap.Event {
         return false
     }
 
+    /// The event in a few words, for failure messages: who, and the frame's
+    /// repo message type or opcode and close code.
+    var summary: String {
+        switch self {
+        case .fromClient(let frame): return "client " + frame.summary
+        case .fromServer(let frame): return "server " + frame.summary
+        case .clientEnded(let reset): return reset ? "client reset" : "client FIN"
+        case .serverEnded(let reset): return reset ? "server reset" : "server FIN"
+        }
+    }
+
     /// Whether this is the server's close frame, relayed.
     var isServerClose: Bool {
         if case .fromServer(let frame) = self { return frame.opcode == WebSocketWireFrame.close }
         return false
+    }
+}
+
+extension WebSocketWireFrame {
+    fileprivate var summary: String {
+        if let closeCode { return "close \(closeCode)" }
+        guard opcode == Self.binary, let message = try? RepoMessage(decoding: payload) else { return "opcode \(opcode)" }
+        return message.type
     }
 }
 
