@@ -110,8 +110,9 @@ struct RepoCreateCommand: ParsableCommand {
     }
 }
 
-/// Runs `body` with a client of `server` and closes the client after it
-/// (its `leave` sent), blocking until both are done.
+/// Runs `body` with a client of `server` and closes the client after it,
+/// failed or not (`leave`, then the WebSocket close handshake), blocking
+/// until both are done: the process never exits with the socket still open.
 func withRepoClient<T: Sendable>(_ server: String, _ body: @escaping @Sendable (RepoClient) async throws -> T) throws -> T {
     try runBlocking {
         let client = RepoClient(url: server, logger: quietLogger("automerge.repo"))

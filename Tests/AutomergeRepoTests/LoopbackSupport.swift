@@ -74,12 +74,18 @@ final class LoopbackServer: @unchecked Sendable {
 
 /// A client of `server` with fast reconnection, silent logs and, when given, storage.
 func loopbackClient(_ server: LoopbackServer, storage: Datastore? = nil) -> RepoClient {
+    loopbackClient(url: server.url, storage: storage)
+}
+
+/// A client of the server at `url`, as ``loopbackClient(_:storage:)`` makes them,
+/// waiting `closeTimeout` for the server's close frame.
+func loopbackClient(url: String, storage: Datastore? = nil, closeTimeout: Duration = .seconds(2)) -> RepoClient {
     var logger = Logger(label: "test.client")
     logger.logLevel = .critical
-    return RepoClient(url: server.url, storage: storage,
+    return RepoClient(url: url, storage: storage,
                       configuration: RepoClientConfiguration(initialReconnectDelay: .milliseconds(20),
                                                              maximumReconnectDelay: .milliseconds(200),
-                                                             findTimeout: .seconds(20)),
+                                                             findTimeout: .seconds(20), closeTimeout: closeTimeout),
                       logger: logger)
 }
 

@@ -15,11 +15,14 @@ struct ServerConnection {
 enum ClientSessionError: Error, CustomStringConvertible {
     case refused(String)
     case protocolViolation(String)
+    /// The server did not answer the client's close frame in time.
+    case closeTimedOut(Duration)
 
     var description: String {
         switch self {
         case .refused(let reason): return "the server refused the connection: \(reason)"
         case .protocolViolation(let reason): return "protocol violation: \(reason)"
+        case .closeTimedOut(let timeout): return "the server did not answer the close within \(timeout)"
         }
     }
 }
@@ -36,6 +39,7 @@ extension RepoClient {
                 let closeFrame = try await WebSocketClient.connect(
                     url: url,
                     configuration: WebSocketClientConfiguration(maxFrameSize: configuration.maximumMessageSize,
+                                                                closeTimeout: configuration.closeTimeout,
                                                                 autoPing: .enabled(timePeriod: configuration.keepAliveInterval)),
                     logger: logger
                 ) { inbound, outbound, _ in
@@ -56,26 +60,59 @@ extension RepoClient {
         stateEvents.finish()
     }
 
-    /// One connection: `join`, then every message in until the socket closes.
+    /// One connection: `join`, then every message in until the socket
+    /// closes. The connection ends with the close handshake: once its outbox
+    /// is closed (by ``close()``, or when it overflows) and written, the
+    /// client sends a close frame and reads on until the server's (see `closeSocket(_:after:timeout:)`).
     private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let outbox = Outbox(limit: configuration.maximumMessageSize * 2)
-        outbox.send(RepoMessage.join(senderId: peerId, supportedProtocolVersions: [RepoMessage.protocolVersion1],
-                                     peerMetadata: peerMetadata).encoded())
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await outbox.drain(into: outbound) }
-            defer { outbox.close() }
-            for try await message in inbound.messages(maxSize: configuration.maximumMessageSize) {
-                guard case .binary(let buffer) = message else {
-                    throw ClientSessionError.protocolViolation("a text message")
-                }
-                let decoded = try RepoMessage(decoding: Array(buffer.readableBytesView),
-                                              maximumSize: configuration.maximumMessageSize)
-                try handle(decoded, outbox: outbox)
-                if isClosed || outbox.isClosed { break }
-            }
-            outbox.close()
-            try await group.waitForAll()
+        openOutbox = outbox
+        defer { openOutbox = nil }
+        if isClosed {
+            outbox.close()  // closed while the socket opened: straight to the close handshake
+        } else {
+            outbox.send(RepoMessage.join(senderId: peerId, supportedProtocolVersions: [RepoMessage.protocolVersion1],
+                                         peerMetadata: peerMetadata).encoded())
         }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            defer { outbox.close() }
+            group.addTask { try await self.receive(inbound, outbox: outbox) }
+            group.addTask { [closeTimeout = configuration.closeTimeout] in
+                try await Self.closeSocket(outbound, after: outbox, timeout: closeTimeout)
+            }
+            // The reader ends with the server's close frame (or the socket's
+            // end); the writer only when that does not come in time.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Handles every message in until the server's close frame or the
+    /// socket's end; once the outbox is closed the client is leaving, and
+    /// what still arrives is only read past, to reach the server's close frame.
+    private func receive(_ inbound: WebSocketInboundStream, outbox: Outbox) async throws {
+        for try await message in inbound.messages(maxSize: configuration.maximumMessageSize) {
+            if outbox.isClosed { continue }
+            guard case .binary(let buffer) = message else {
+                throw ClientSessionError.protocolViolation("a text message")
+            }
+            let decoded = try RepoMessage(decoding: Array(buffer.readableBytesView),
+                                          maximumSize: configuration.maximumMessageSize)
+            try handle(decoded, outbox: outbox)
+        }
+    }
+
+    /// Writes the outbox until it is closed and written, then sends a close
+    /// frame (normal closure) and gives the server `timeout` to answer it.
+    /// - Throws: ``ClientSessionError/closeTimedOut`` when the time passes:
+    ///   the connection is then torn down without the server's close frame.
+    private static func closeSocket(_ outbound: WebSocketOutboundWriter, after outbox: Outbox,
+                                    timeout: Duration) async throws
+    {
+        await outbox.drain(into: outbound)
+        try? await outbound.close(.normalClosure, reason: nil)  // fails only when the socket is gone already
+        try await Task.sleep(for: timeout)
+        throw ClientSessionError.closeTimedOut(timeout)
     }
 
     /// Forgets the connection; true when the handshake had been done.

@@ -41,6 +41,8 @@ public actor RepoClient {
     var documents: [DocumentId: ClientDocument] = [:]
     /// The connection once the server accepted the handshake.
     var connection: ServerConnection?
+    /// The open WebSocket's outbox, from the upgrade (before `join` is answered) to the socket's end.
+    var openOutbox: Outbox?
     var isClosed = false
     var waiters = Waiters()
     private nonisolated let connectionLoop = NIOLockedValueBox<Task<Void, Never>?>(nil)
@@ -123,22 +125,28 @@ public actor RepoClient {
         return record.handle
     }
 
-    /// Stops syncing: says `leave` to the server, closes the connection, and
-    /// ends every stream. Documents stay readable and editable; storage keeps them.
-    public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        if let connection {
-            connection.outbox.send(RepoMessage.leave(senderId: peerId).encoded())
-            connection.outbox.close()
+    /// Stops syncing: says `leave` to the server (when joined), closes the
+    /// WebSocket with the close handshake, and ends every stream; returns
+    /// once the connection is down: after the server's close frame, or
+    /// after ``RepoClientConfiguration/closeTimeout`` without it.
+    /// Documents stay readable and editable; storage keeps them.
+    public func close() async {
+        if !isClosed {
+            isClosed = true
+            if let connection { connection.outbox.send(RepoMessage.leave(senderId: peerId).encoded()) }
+            if let openOutbox {
+                openOutbox.close()  // the connection's writer sends what is queued, then the close frame
+            } else {
+                connectionLoop.withLockedValue { $0?.cancel() }  // connecting, or waiting to reconnect
+            }
+            waiters.failAll(with: .closed)
+            for record in documents.values {
+                if let token = record.observerToken { record.document.stopObservingChanges(token) }
+                record.handle.changeEvents.finish()
+                record.handle.ephemeralEvents.finish()
+            }
         }
-        connectionLoop.withLockedValue { $0?.cancel() }
-        waiters.failAll(with: .closed)
-        for record in documents.values {
-            if let token = record.observerToken { record.document.stopObservingChanges(token) }
-            record.handle.changeEvents.finish()
-            record.handle.ephemeralEvents.finish()
-        }
+        await connectionLoop.withLockedValue { $0 }?.value
     }
 
     /// The stored document, or a new empty one asked of the server.

@@ -15,13 +15,20 @@ public struct RepoClientConfiguration: Sendable {
     public var keepAliveInterval: Duration
     /// How long `RepoClient.find` waits by default.
     public var findTimeout: Duration
+    /// How long the client waits for the server's close frame after sending
+    /// its own (``RepoClient/close()``, or a connection it ends); past it
+    /// the client closes the TCP connection without the server's answer.
+    public var closeTimeout: Duration
 
     /// The defaults: a random peer id, 32 MiB messages, reconnecting after
-    /// 100 ms doubling up to 10 s, finds that wait 30 s, a ping every 15 s.
+    /// 100 ms doubling up to 10 s, finds that wait 30 s, a ping every 15 s,
+    /// 2 s for the server to answer a close.
     public init(peerId: PeerId? = nil, maximumMessageSize: Int = 32 << 20,
                 initialReconnectDelay: Duration = .milliseconds(100), maximumReconnectDelay: Duration = .seconds(10),
-                findTimeout: Duration = .seconds(30), keepAliveInterval: Duration = .seconds(15))
+                findTimeout: Duration = .seconds(30), keepAliveInterval: Duration = .seconds(15),
+                closeTimeout: Duration = .seconds(2))
     {
+        self.closeTimeout = closeTimeout
         self.keepAliveInterval = keepAliveInterval
         self.peerId = peerId
         self.maximumMessageSize = maximumMessageSize

@@ -48,6 +48,9 @@ actor RepoHub {
         }
     }
 
+    /// Whether `peer` has a joined connection open.
+    func isConnected(_ peer: PeerId) -> Bool { connectionOfPeer[peer] != nil }
+
     /// Handles one WebSocket message from connection `id`.
     func receive(_ bytes: [UInt8], from id: ConnectionId) -> HubDisposition {
         guard let connection = connections[id] else { return .close }
@@ -111,6 +114,9 @@ actor RepoHub {
                            from: connection)
             return .keepReading
         case .leave:
+            // The peer is done: its connection, subscriptions and unsaved sync
+            // states go with the disconnect that follows, as in automerge-repo and samod.
+            logger.debug("peer left", metadata: ["peer": "\(connection.peerId!)"])
             connection.outbox.close()
             return .close
         case .error(let reason, _, _):

@@ -1,0 +1,46 @@
+@testable import AutomergeRepo
+import Foundation
+import Testing
+
+/// How ``RepoServer`` ends a connection a peer ends, seen from a raw socket:
+/// it forgets a peer that says `leave` and closes with normal closure, and
+/// it answers a peer's close frame with its own before the TCP end.
+@Suite("RepoServer: leave and the WebSocket close handshake", .serialized)
+struct ServerCloseHandshakeTests {
+    @Test("a peer's leave: the server drops the peer and closes with a close frame 1000, no error")
+    func leaveDropsThePeer() async throws {
+        let server = try await LoopbackServer.start()
+        let peer = try await joinedPeer(server)
+
+        try await peer.sendBinaryFrame(RepoMessage.leave(senderId: RawPeer.peerId).encoded())
+        // Within the server's 5 s keep-alive, which would close an unanswered peer anyway (with 1001).
+        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(3))
+        #expect(closed)
+        #expect(frames.last?.closeCode == 1000, "\(frames)")
+        let messages = frames.filter { $0.opcode == WebSocketWireFrame.binary }.map { try? RepoMessage(decoding: $0.payload) }
+        #expect(!messages.contains { if case .error? = $0 { true } else { false } }, "\(messages)")
+        #expect(await !server.server.hub.isConnected(RawPeer.peerId))
+        await server.stop()
+    }
+
+    @Test("a peer's close frame is answered with a close frame 1000, then the server ends the connection")
+    func closeFrameIsAnswered() async throws {
+        let server = try await LoopbackServer.start()
+        let peer = try await joinedPeer(server)
+
+        try await peer.send([.close(code: 1000)])
+        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(3))
+        #expect(closed)
+        #expect(frames.last?.closeCode == 1000, "\(frames)")
+        #expect(await !server.server.hub.isConnected(RawPeer.peerId))
+        await server.stop()
+    }
+
+    /// A raw peer that has joined, once the server holds it.
+    private func joinedPeer(_ server: LoopbackServer) async throws -> RawSocketPeer {
+        let peer = try await RawSocketPeer.open(port: server.port)
+        try await peer.sendBinaryFrame(RepoMessage.join(senderId: RawPeer.peerId).encoded())
+        await eventually("the server holds the joined peer") { await server.server.hub.isConnected(RawPeer.peerId) }
+        return peer
+    }
+}
