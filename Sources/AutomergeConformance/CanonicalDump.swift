@@ -32,13 +32,13 @@ public enum CanonicalDump {
     static func value(_ value: SnapshotValue) -> JSONValue {
         switch value {
         case .map(let entries):
-            return .object(["map": .object(Dictionary(entries.map { ($0.key, Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
+            return .object(["map": .object(Dictionary(entries.map { (ExactString($0.key), Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
         case .table(let entries):
-            return .object(["table": .object(Dictionary(entries.map { ($0.key, Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
+            return .object(["table": .object(Dictionary(entries.map { (ExactString($0.key), Self.value($0.value)) }, uniquingKeysWith: { a, _ in a }))])
         case .list(let values):
             return .object(["list": .array(values.map(Self.value))])
         case .text(let text, let marks):
-            var members: [String: JSONValue] = ["text": .string(text)]
+            var members: [ExactString: JSONValue] = ["text": .string(text)]
             if !marks.isEmpty { members["marks"] = Self.marks(marks) }
             return .object(members)
         case .scalar(let primitive):
@@ -59,7 +59,7 @@ public enum CanonicalDump {
 
     static func scalar(_ value: Primitive) -> JSONValue {
         let (tag, payload) = scalarMember(value)
-        return .object([tag: payload])
+        return .object([ExactString(tag): payload])
     }
 
     /// A scalar's dump form, `{tag: payload}`, as its two parts.

@@ -27,7 +27,7 @@ public enum JSONDiff {
     private static func markKey(_ mark: JSONValue) -> String {
         guard case .object(let m) = mark else { return "" }
         func number(_ key: String) -> String {
-            guard case .number(let text)? = m[key] else { return "" }
+            guard case .number(let text)? = m[ExactString(key)] else { return "" }
             return String(repeating: "0", count: max(0, 20 - text.count)) + text
         }
         let name: String
@@ -64,7 +64,7 @@ public enum JSONDiff {
         switch (a, b) {
         case (.object(let x), .object(let y)):
             for key in Set(x.keys).union(y.keys).sorted() {
-                let child = path + "." + key
+                let child = path + "." + key.string
                 switch (x[key], y[key]) {
                 case (let u?, let v?): collect(u, v, path: child, into: &lines, limit: limit)
                 case (let u?, nil): lines.append("\(child): expected \(short(u)), missing")

@@ -50,7 +50,7 @@ public struct SyncVector: Sendable {
     }
 
     var manifestEntry: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: [ExactString: JSONValue] = [
             "name": .string(name), "category": .string(category), "kind": .string(kind.rawValue),
             "expect": .string(expect.rawValue), "exercises": .string(exercises), "file": .string(file),
         ]
@@ -64,7 +64,7 @@ public struct SyncVector: Sendable {
     init(entry: JSONValue) throws {
         guard case .object(let m) = entry else { throw VectorError.badManifest("a sync vector is not an object") }
         func string(_ key: String) -> String? {
-            if case .string(let s)? = m[key] { return s }
+            if case .string(let s)? = m[ExactString(key)] { return s }
             return nil
         }
         guard let name = string("name"), let category = string("category"), let file = string("file"),
@@ -665,7 +665,7 @@ struct SyncVectorBuilder {
         }
         let base = "sync/bloom/\(name)"
         write(base + ".bloom", bytes)
-        var json: [String: JSONValue] = [
+        var json: [ExactString: JSONValue] = [
             "entries": .number("\(filter.entryCount)"),
             "hashes": .array(members.map { .string($0.description) }),
             "bytes": .string(Bytes.hex(bytes)),
@@ -818,7 +818,7 @@ enum SyncVectorCheck {
     static func checkBloom(_ filter: SyncBloomFilter, bytes: [UInt8], _ json: JSONValue) -> [String] {
         guard case .object(let m) = json else { return ["the json is not an object"] }
         var problems: [String] = []
-        func number(_ key: String) -> UInt32? { if case .number(let n)? = m[key] { return UInt32(n) } else { return nil } }
+        func number(_ key: String) -> UInt32? { if case .number(let n)? = m[ExactString(key)] { return UInt32(n) } else { return nil } }
         if number("entries") != filter.entryCount {
             problems.append("entries: decoded \(filter.entryCount), json \(m["entries"]?.serialized ?? "none")")
         } else if filter.entryCount != 0,

@@ -33,7 +33,7 @@ public struct Vector: Sendable {
     public var message: String?
 
     var manifestEntry: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: [ExactString: JSONValue] = [
             "name": .string(name), "category": .string(category), "expect": .string(expect.rawValue),
             "exercises": .string(exercises), "file": .string(file),
         ]
@@ -48,7 +48,7 @@ public struct Vector: Sendable {
     init(entry: JSONValue) throws {
         guard case .object(let m) = entry else { throw VectorError.badManifest("a vector is not an object") }
         func string(_ key: String) -> String? {
-            if case .string(let s)? = m[key] { return s }
+            if case .string(let s)? = m[ExactString(key)] { return s }
             return nil
         }
         guard let name = string("name"), let category = string("category"), let file = string("file"),

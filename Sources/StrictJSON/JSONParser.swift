@@ -1,7 +1,9 @@
 /// A strict JSON parser (RFC 8259) producing ``JSONValue``: one value,
 /// nothing but whitespace around it, numbers as the grammar spells them,
 /// paired surrogates only, and nesting bounded (deeper input is refused
-/// rather than recursed into).
+/// rather than recursed into). An object's keys are told apart by their
+/// Unicode scalars, as written: a key written twice keeps its last value,
+/// while keys that differ only in normalization are separate members.
 public struct JSONParser {
     /// Why a text is not JSON.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -81,13 +83,13 @@ public struct JSONParser {
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members: [ExactString: JSONValue] = [:]
         skipSpace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
             skipSpace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a key") }
-            let key = try string()
+            let key = ExactString(try string())
             skipSpace()
             try expect(":")
             members[key] = try value(depth: depth + 1)

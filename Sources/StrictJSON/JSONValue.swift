@@ -1,15 +1,29 @@
 /// A JSON value that keeps numbers as their literal text, so that 64-bit
 /// integers compare exactly (a Double would round them) and a reader can
-/// tell `1` from `1.0`.
+/// tell `1` from `1.0`. Strings and object keys compare by their Unicode
+/// scalars, as JSON's do (see ``ExactString``): `{"é": 1, "e\u0301": 2}`
+/// has two members.
 public indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object([ExactString: JSONValue])
 
-    /// Compact JSON with object keys sorted, so equal values print equally.
+    /// Whether the two are the same JSON: strings and keys by their scalars.
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)), (.string(let x), .string(let y)): return ExactString(x) == ExactString(y)
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)): return x == y
+        default: return false
+        }
+    }
+
+    /// Compact JSON with object keys sorted by code point, so equal values print equally.
     public var serialized: String {
         var out: [UInt8] = []
         write(to: &out)
@@ -41,7 +55,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "{"))
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, to: &out)
+                JSONValue.writeString(key.string, to: &out)
                 out.append(UInt8(ascii: ":"))
                 members[key]!.write(to: &out)
             }

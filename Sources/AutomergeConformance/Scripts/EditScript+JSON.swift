@@ -34,7 +34,7 @@ extension EditScript {
 
     /// The JSON form, `expected` included when set.
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: [ExactString: JSONValue] = [
             "description": .string(description),
             "peers": .array(peers.map {
                 .object(["name": .string($0.name), "actor": .string(Bytes.hex($0.actor)), "time": .number(String($0.time))])
@@ -89,7 +89,7 @@ extension EditScript.Step {
 
     /// The JSON form.
     public var json: JSONValue {
-        var o: [String: JSONValue] = ["action": .string(action.name)]
+        var o: [ExactString: JSONValue] = ["action": .string(action.name)]
         if let peer { o["peer"] = .string(peer) }
         func number<T: BinaryInteger>(_ value: T) -> JSONValue { .number(String(value)) }
         func put(_ path: [EditScript.PathElement]) {

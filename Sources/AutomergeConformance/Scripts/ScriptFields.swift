@@ -4,7 +4,7 @@ import Foundation
 /// The members of one JSON object of a script, read with typed errors that
 /// name the step and the field.
 struct ScriptFields {
-    let members: [String: JSONValue]
+    let members: [ExactString: JSONValue]
     let step: Int?
 
     init(_ value: JSONValue, step: Int?, what: String) throws(EditScriptError) {
@@ -16,12 +16,12 @@ struct ScriptFields {
     func fail(_ reason: String) -> EditScriptError { EditScriptError(step: step, reason) }
 
     func value(_ name: String) -> JSONValue? {
-        guard let value = members[name], value != .null else { return nil }
+        guard let value = members[ExactString(name)], value != .null else { return nil }
         return value
     }
 
     func required(_ name: String) throws(EditScriptError) -> JSONValue {
-        guard let value = members[name] else { throw fail("'\(name)' is missing") }
+        guard let value = members[ExactString(name)] else { throw fail("'\(name)' is missing") }
         return value
     }
 

@@ -31,7 +31,7 @@ public struct ScriptVector: Sendable {
     init(entry: JSONValue) throws {
         guard case .object(let m) = entry else { throw VectorError.badManifest("a script vector is not an object") }
         func string(_ key: String) throws -> String {
-            guard case .string(let s)? = m[key] else { throw VectorError.badManifest("a script vector lacks \(key)") }
+            guard case .string(let s)? = m[ExactString(key)] else { throw VectorError.badManifest("a script vector lacks \(key)") }
             return s
         }
         self.init(name: try string("name"), category: try string("category"), exercises: try string("exercises"),
@@ -68,17 +68,17 @@ struct ScriptVectorBuilder {
 enum ScriptText {
     static func pretty(_ json: JSONValue) -> String {
         guard case .object(let members) = json else { return json.serialized + "\n" }
-        let order = ["description", "peers", "steps", "result", "expected"]
+        let order: [ExactString] = ["description", "peers", "steps", "result", "expected"]
         let keys = order.filter { members[$0] != nil } + members.keys.filter { !order.contains($0) }.sorted()
         let lines = keys.map { key -> String in
             let value = members[key]!
-            let name = JSONValue.string(key).serialized
+            let name = JSONValue.string(key.string).serialized
             switch (key, value) {
             case ("steps", .array(let steps)), ("peers", .array(let steps)):
                 guard !steps.isEmpty else { return "  \(name): []" }
                 return "  \(name): [\n" + steps.map { "    " + $0.serialized }.joined(separator: ",\n") + "\n  ]"
             case ("expected", .object(let expected)):
-                let inner = expected.keys.sorted().map { "    \(JSONValue.string($0).serialized): \(expected[$0]!.serialized)" }
+                let inner = expected.keys.sorted().map { "    \(JSONValue.string($0.string).serialized): \(expected[$0]!.serialized)" }
                 return "  \(name): {\n" + inner.joined(separator: ",\n") + "\n  }"
             default:
                 return "  \(name): \(value.serialized)"

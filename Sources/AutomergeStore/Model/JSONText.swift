@@ -12,7 +12,7 @@ enum JSONText {
         let description: String
     }
 
-    /// Compact JSON, map keys sorted.
+    /// Compact JSON, map keys sorted by code point.
     static func write(_ value: BodyValue) -> [UInt8] { json(value).bytes }
 
     /// The value `bytes` hold: one JSON value, with nothing but whitespace around it.
@@ -55,7 +55,7 @@ enum JSONText {
             for element in elements { values.append(try value(element)) }
             return .list(values)
         case .object(let members):
-            var entries: [String: BodyValue] = [:]
+            var entries: [ExactString: BodyValue] = [:]
             entries.reserveCapacity(members.count)
             for (key, member) in members { entries[key] = try value(member) }
             return .map(entries)

@@ -19,7 +19,7 @@ extension Harness {
             [UInt8](try Data(contentsOf: directory.appendingPathComponent(path)))
         }
 
-        static func json(_ path: String) throws -> [String: JSONValue] {
+        static func json(_ path: String) throws -> [ExactString: JSONValue] {
             guard case .object(let members) = try JSONParser.parse(try bytes(path)) else { throw VectorError.badManifest("\(path) is not an object") }
             return members
         }
@@ -171,7 +171,7 @@ extension Harness {
             for vector in filters {
                 let json = try Self.json(vector.json!)
                 func int(_ key: String, _ fallback: Int) -> Int {
-                    if case .number(let n)? = json[key] { return Int(n)! } else { return fallback }
+                    if case .number(let n)? = json[ExactString(key)] { return Int(n)! } else { return fallback }
                 }
                 guard case .array(let hashList)? = json["hashes"], case .array(let checks)? = json["checks"] else {
                     Issue.record("\(vector.name): no hashes or checks")
