@@ -120,7 +120,7 @@ struct StoreOutput {
     }
 
     /// One JSON object, its keys sorted.
-    func line(_ value: [String: BodyValue]) {
+    func line(_ value: [ExactString: BodyValue]) {
         let text = (try? BodyJSON.encode(.map(value))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
@@ -136,6 +136,13 @@ struct StoreOutput {
     private func json(_ string: String) -> String {
         String(decoding: (try? BodyJSON.encode(.string(string))) ?? Data("\"\"".utf8), as: UTF8.self)
     }
+}
+
+/// The comma-separated items of an option (empty ones dropped), split at
+/// the scalar `,`: `split(separator: ",")` compares characters, and a comma
+/// followed by a combining mark is no comma to it.
+func commaSeparated(_ text: String) -> [String] {
+    text.unicodeScalars.split(separator: ",").map { String(String.UnicodeScalarView($0)) }
 }
 
 /// A body given on the command line: JSON text, or `-` for standard input.

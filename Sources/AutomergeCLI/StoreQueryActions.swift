@@ -24,7 +24,7 @@ struct StoreFind: ParsableArguments {
 
     func run(_ store: Datastore, _ output: inout StoreOutput) throws {
         let results = try store.find(try bodyArgument(selector), skip: skip, limit: limit,
-                                     fields: fields.map { $0.split(separator: ",").map(String.init) },
+                                     fields: fields.map(commaSeparated),
                                      sort: try sort.map(Self.sortFields) ?? [])
         for revision in results { try output.document(revision) }
     }
@@ -39,7 +39,7 @@ struct StoreFind: ParsableArguments {
             guard case .map(let map) = entry, map.count == 1, case .string(let direction)? = map.first?.value else {
                 throw QueryError.invalidSort("each entry is a field name or {\"field\": \"asc\" or \"desc\"}")
             }
-            return try SortField.parse([[map.first!.key: direction]])[0]
+            return try SortField.parse([[map.first!.key.string: direction]])[0]
         }
     }
 }

@@ -53,7 +53,7 @@ struct StoreReplicateToProcess: ParsableArguments {
         for handle in [toPeer.fileHandleForReading, toPeer.fileHandleForWriting, fromPeer.fileHandleForWriting,
                        fromPeer.fileHandleForReading] { try? handle.close() }
         let replicator = Replicator(datastore: store, transport: transport, direction: direction,
-                                    pullDocumentIds: docIds.map { Set($0.split(separator: ",").map(String.init)) },
+                                    pullDocumentIds: docIds.map(commaSeparated),
                                     timeout: timeout)
         let outcome = Result { try waitFor { try await replicator.run() } }
         process.waitUntilExit()

@@ -54,7 +54,7 @@ public enum CanonicalDump {
 
     /// A text's marks, sorted by (name, start, end), names by their scalars.
     static func marks(_ marks: [SnapshotMark]) -> JSONValue {
-        let sorted = marks.sorted { (ScalarKey($0.name), $0.start, $0.end) < (ScalarKey($1.name), $1.start, $1.end) }
+        let sorted = marks.sorted { (ExactString($0.name), $0.start, $0.end) < (ExactString($1.name), $1.start, $1.end) }
         return .array(sorted.map { mark in
             .object([
                 "name": .string(mark.name), "value": scalar(mark.value),

@@ -25,15 +25,15 @@ public enum JSONDiff {
     }
 
     /// A mark's sort key: its name's scalars, then start and end.
-    private static func markKey(_ mark: JSONValue) -> ScalarKey {
-        guard case .object(let m) = mark else { return ScalarKey("") }
+    private static func markKey(_ mark: JSONValue) -> ExactString {
+        guard case .object(let m) = mark else { return ExactString("") }
         func number(_ key: String) -> String {
             guard case .number(let text)? = m[key] else { return "" }
             return String(repeating: "0", count: max(0, 20 - text.count)) + text
         }
         let name: String
         if case .string(let n)? = m["name"] { name = n } else { name = "" }
-        return ScalarKey(name + "\u{0}" + number("start") + "\u{0}" + number("end"))
+        return ExactString(name + "\u{0}" + number("start") + "\u{0}" + number("end"))
     }
 
     /// An integer's digits without leading zeros or `+`; other numbers via Decimal.
@@ -64,7 +64,7 @@ public enum JSONDiff {
         guard lines.count < limit, a != b else { return }
         switch (a, b) {
         case (.object(let x), .object(let y)):
-            for key in Set((x.keys + y.keys).map(ScalarKey.init)).sorted() {
+            for key in Set((x.keys + y.keys).map(ExactString.init)).sorted() {
                 let child = path + "." + key.escaped
                 switch (x[key.string], y[key.string]) {
                 case (let u?, let v?): collect(u, v, path: child, into: &lines, limit: limit)
@@ -83,7 +83,7 @@ public enum JSONDiff {
         default:
             var (expected, got) = (a.serialized, b.serialized)
             // Values that only differ in scalars that render alike ("é", "e\u{301}") are shown escaped.
-            if expected == got { (expected, got) = (ScalarKey(expected).escaped, ScalarKey(got).escaped) }
+            if expected == got { (expected, got) = (ExactString(expected).escaped, ExactString(got).escaped) }
             lines.append("\(path): expected \(short(expected)), got \(short(got))")
         }
     }

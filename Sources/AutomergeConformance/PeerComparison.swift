@@ -104,7 +104,7 @@ public enum PeerComparison {
     public static func describe(_ value: Value) -> String {
         switch value {
         case .Object(let id, let type): return "\(type)(\(id))"
-        case .Scalar(.String(let text)): return "String(\"\(ScalarKey(text).escaped)\")"
+        case .Scalar(.String(let text)): return "String(\"\(ExactString(text).escaped)\")"
         case .Scalar(.F64(let v)): return "F64(\(String(v.bitPattern, radix: 16)))"
         case .Scalar(.Timestamp(let date)): return "Timestamp(\(date.timeIntervalSince1970))"
         case .Scalar(.Bytes(let data)): return "Bytes(\(Bytes.hex([UInt8](data))))"
@@ -121,7 +121,7 @@ public enum PeerComparison {
             switch type {
             case .Map:
                 for key in doc.keys(obj: obj) {
-                    result["\(obj)[\"\(ScalarKey(key).escaped)\"]"] = ((try? doc.getAll(obj: obj, key: key)) ?? []).map(describe).sorted()
+                    result["\(obj)[\"\(ExactString(key).escaped)\"]"] = ((try? doc.getAll(obj: obj, key: key)) ?? []).map(describe).sorted()
                 }
             case .List, .Text:
                 for index in 0..<doc.length(obj: obj) where type == .List {

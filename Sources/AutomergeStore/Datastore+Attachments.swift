@@ -7,19 +7,20 @@ extension Datastore {
     /// datastore are named again without copying; saved attachments of
     /// another datastore are copied in. An attachment whose name and bytes
     /// are unchanged keeps its `revpos`.
-    func storedAttachments(_ attachments: Attachments, current: [String: AttachmentMetadata], generation: Int64,
-                           docId: String) throws -> [String: AttachmentMetadata]
+    func storedAttachments(_ attachments: Attachments, current: [ExactString: AttachmentMetadata], generation: Int64,
+                           docId: String) throws -> [ExactString: AttachmentMetadata]
     {
-        var result: [String: AttachmentMetadata] = [:]
-        for (name, attachment) in attachments {
-            guard !name.isEmpty else { throw StoreError.invalidAttachmentName(name) }
+        var result: [ExactString: AttachmentMetadata] = [:]
+        for (text, attachment) in attachments {
+            guard !text.isEmpty else { throw StoreError.invalidAttachmentName(text) }
+            let name = ExactString(text)
             let digest: String
             let length: Int64
             if let saved = attachment as? SavedAttachment, saved.blobs.directory == blobs.directory {
                 // Kept as it is: the bytes are not touched, so a body-only
                 // update costs nothing per attachment (and does not fail
                 // for a blob lost meanwhile; reading it names the loss).
-                if let existing = current[name], existing.digest == saved.digest, existing.type == saved.type {
+                if let existing = current[name], existing.holds(digest: saved.digest, type: saved.type) {
                     result[name] = existing
                     continue
                 }
@@ -31,7 +32,7 @@ extension Datastore {
                 let data = try attachment.dataFromAttachmentContent()
                 (digest, length) = (try blobs.write(data), Int64(data.count))
             }
-            if let existing = current[name], existing.digest == digest, existing.type == attachment.type {
+            if let existing = current[name], existing.holds(digest: digest, type: attachment.type) {
                 result[name] = existing
             } else {
                 result[name] = AttachmentMetadata(type: attachment.type, length: length, digest: digest, revpos: generation)

@@ -86,14 +86,14 @@ extension Datastore {
 /// value does not write) leaves them as they are.
 private struct ModelWithReservedEntries<Model: Encodable>: Encodable {
     let model: Model
-    let reserved: [String: BodyValue]
+    let reserved: [ExactString: BodyValue]
 
     /// The reserved entries go first: a model that is not a map then
     /// replaces the whole map and the encoder refuses it at the root, and
     /// one that writes a reserved key overwrites it, which the caller sees.
     func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
-        for (key, value) in reserved { try container.encode(value, forKey: AnyCodingKey(key)) }
+        for (key, value) in reserved { try container.encode(value, forKey: AnyCodingKey(key.string)) }
         try model.encode(to: encoder)
     }
 }

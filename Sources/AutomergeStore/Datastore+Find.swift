@@ -75,11 +75,11 @@ extension Datastore {
             """) ?? false
     }
 
-    private static func projection(_ fields: [String]) throws -> [String] {
-        for field in fields where field.contains(".") || field.isEmpty {
+    private static func projection(_ fields: [String]) throws -> Set<ExactString> {
+        for field in fields where field.unicodeScalars.contains(".") || field.isEmpty {
             throw QueryError.invalidField(field, reason: "projected fields are top-level names, without dots")
         }
-        return fields
+        return Set(fields.map { ExactString($0) })
     }
 
     /// The planner over the datastore's indexes, after checking that one
@@ -90,8 +90,8 @@ extension Datastore {
         let json = definitions.filter { $0.type == .json }
         if !sort.isEmpty {
             for field in sort { _ = try FieldPath(field.field) }
-            let wanted = Set(sort.map(\.field))
-            guard json.contains(where: { wanted.isSubset(of: $0.fields) }) else {
+            let wanted = Set(sort.map { ExactString($0.field) })
+            guard json.contains(where: { wanted.isSubset(of: $0.fields.map { ExactString($0) }) }) else {
                 throw QueryError.invalidSort("no JSON index holds all of \(sort.map(\.field).joined(separator: ", "))")
             }
         }
@@ -102,7 +102,7 @@ extension Datastore {
         return QueryPlanner(indexes: byField, textIndex: text)
     }
 
-    private func run(_ selector: Selector, skip: Int, limit: Int, projection: [String]?, sort: [SortField],
+    private func run(_ selector: Selector, skip: Int, limit: Int, projection: Set<ExactString>?, sort: [SortField],
                      _ db: GRDB.Database) throws -> [DocumentRevision]
     {
         let planner = try self.planner(sorting: sort, for: selector, db)
@@ -121,16 +121,16 @@ extension Datastore {
         }
         if !sort.isEmpty {
             let paths = try sort.map { (try FieldPath($0.field), $0.descending) }
-            matches.sort { a, b in Self.precedes(a.body, b.body, by: paths) ?? (a.row.docId < b.row.docId) }
+            matches.sort { a, b in
+                Self.precedes(a.body, b.body, by: paths) ?? (ExactString(a.row.docId) < ExactString(b.row.docId))
+            }
         }
         let page = matches.dropFirst(max(0, skip)).prefix(limit > 0 ? limit : Int.max)
         return page.map { match in
             let revision = self.revision(docId: match.row.docId, revId: match.row.revId, sequence: match.row.sequence,
                                          view: match.view)
-            if let projection {
-                revision.body = .map(Dictionary(uniqueKeysWithValues: projection.compactMap { field in
-                    revision.body[field].map { (field, $0) }
-                }))
+            if let projection, case .map(let entries) = revision.body {
+                revision.body = .map(entries.filter { projection.contains($0.key) })
                 revision.attachments = [:]
             }
             return revision
@@ -172,11 +172,13 @@ extension Datastore {
     }
 
     /// The ids each `$text` search of the selector matches.
-    private func textSearches(_ selector: Selector, in index: IndexDefinition, _ db: GRDB.Database) throws -> Set<String> {
-        var ids = Set<String>()
+    private func textSearches(_ selector: Selector, in index: IndexDefinition, _ db: GRDB.Database) throws
+        -> Set<ExactString>
+    {
+        var ids = Set<ExactString>()
         for query in selector.textQueries {
             do {
-                ids.formUnion(try String.fetchAll(db, sql: index.textSearchSQL, arguments: [query]))
+                ids.formUnion(try String.fetchAll(db, sql: index.textSearchSQL, arguments: [query]).map { ExactString($0) })
             } catch let error as DatabaseError {
                 throw QueryError.invalidSelector(path: "$text", reason: "not a valid search (\(error.message ?? "\(error)"))")
             }

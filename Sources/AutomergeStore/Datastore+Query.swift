@@ -37,7 +37,7 @@ extension Datastore {
         guard DatastoreManager.isPlainName(name) else {
             throw QueryError.invalidIndex("index names match ^[a-zA-Z]+[a-zA-Z0-9_]*$, not '\(name)'")
         }
-        guard !fields.isEmpty, Set(fields).count == fields.count else {
+        guard !fields.isEmpty, Set(fields.map { ExactString($0) }).count == fields.count else {
             throw QueryError.invalidIndex("an index needs one or more distinct fields")
         }
         for field in fields { _ = try FieldPath(field) }

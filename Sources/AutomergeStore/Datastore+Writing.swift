@@ -114,7 +114,7 @@ extension Datastore {
     /// Makes the document's body `body` and its attachments `attachments`
     /// (new bytes stored, unchanged ones keeping their `revpos`).
     /// (A nil body leaves the body as it is.)
-    func write(body: [String: BodyValue]?, attachments: Attachments, into document: Document, generation: Int64,
+    func write(body: [ExactString: BodyValue]?, attachments: Attachments, into document: Document, generation: Int64,
                docId: String) throws
     {
         if let body { try BodyWriter.write(body, into: document) }
@@ -201,6 +201,6 @@ extension Datastore {
     }
 
     static func validate(docId: String) throws {
-        guard !docId.isEmpty, !docId.hasPrefix("_") else { throw StoreError.invalidDocumentId(docId) }
+        guard !docId.isEmpty, !StoredLayout.isReserved(docId) else { throw StoreError.invalidDocumentId(docId) }
     }
 }

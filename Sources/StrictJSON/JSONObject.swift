@@ -1,5 +1,5 @@
 /// The members of a JSON object, in the order they were added, each key
-/// once by its Unicode scalars (see ``ScalarKey``): "é" and "e\u{301}" are
+/// once by its Unicode scalars (see ``ExactString``): "é" and "e\u{301}" are
 /// two members, as JSON has them, where a `[String: JSONValue]` would keep
 /// one. Two objects are equal when they have the same keys with equal
 /// values, in any order.
@@ -10,7 +10,7 @@ public struct JSONObject: RandomAccessCollection, Equatable, Sendable, Expressib
     private var members: [Element] = []
     /// Each key's position in `members`, kept from ``indexThreshold``
     /// members on; smaller objects (most of a dump's) are searched.
-    private var positions: [ScalarKey: Int] = [:]
+    private var positions: [ExactString: Int] = [:]
     private static let indexThreshold = 16
 
     /// An object without members.
@@ -39,7 +39,7 @@ public struct JSONObject: RandomAccessCollection, Equatable, Sendable, Expressib
     public var keys: [String] { members.map(\.key) }
 
     /// The members in key order: by scalars, which is UTF-8 byte order.
-    public var sortedByKey: [Element] { members.sorted { ScalarKey($0.key) < ScalarKey($1.key) } }
+    public var sortedByKey: [Element] { members.sorted { ExactString($0.key) < ExactString($1.key) } }
 
     /// The value of the member whose key has exactly `key`'s scalars; set
     /// to add or replace it, nil to remove it.
@@ -64,7 +64,7 @@ public struct JSONObject: RandomAccessCollection, Equatable, Sendable, Expressib
         if members.count == Self.indexThreshold {
             reindex()
         } else if members.count > Self.indexThreshold {
-            positions[ScalarKey(key)] = members.count - 1
+            positions[ExactString(key)] = members.count - 1
         }
         return true
     }
@@ -82,13 +82,13 @@ public struct JSONObject: RandomAccessCollection, Equatable, Sendable, Expressib
     }
 
     private func position(of key: String) -> Int? {
-        if members.count >= Self.indexThreshold { return positions[ScalarKey(key)] }
+        if members.count >= Self.indexThreshold { return positions[ExactString(key)] }
         return members.firstIndex { $0.key.utf8.elementsEqual(key.utf8) }
     }
 
     private mutating func reindex() {
         positions = [:]
         guard members.count >= Self.indexThreshold else { return }
-        for (index, member) in members.enumerated() { positions[ScalarKey(member.key)] = index }
+        for (index, member) in members.enumerated() { positions[ExactString(member.key)] = index }
     }
 }

@@ -18,7 +18,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
-        case let (.number(x), .number(y)), let (.string(x), .string(y)): return ScalarKey(x) == ScalarKey(y)
+        case let (.number(x), .number(y)), let (.string(x), .string(y)): return ExactString(x) == ExactString(y)
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)): return x == y
         default: return false

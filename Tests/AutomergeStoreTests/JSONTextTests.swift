@@ -50,7 +50,7 @@ struct JSONTextTests {
         case let number as NSNumber: return .double(number.doubleValue)
         case let string as String: return .string(string)
         case let array as [Any]: return .list(array.map(body))
-        case let map as [String: Any]: return .map(map.mapValues(body))
+        case let map as [String: Any]: return .map(Dictionary(uniqueKeysWithValues: map.map { (ExactString($0.key), body($0.value)) }))
         default: return .null
         }
     }

@@ -11,7 +11,7 @@ extension EditScript {
             return Peer(name: try fields.string("name"), actor: try fields.actor("actor"), time: try fields.int64("time"))
         }
         guard !peers.isEmpty else { throw EditScriptError(step: nil, "a script needs at least one peer") }
-        guard Set(peers.map { ScalarKey($0.name) }).count == peers.count else { throw EditScriptError(step: nil, "two peers have one name") }
+        guard Set(peers.map { ExactString($0.name) }).count == peers.count else { throw EditScriptError(step: nil, "two peers have one name") }
         var steps: [Step] = []
         for (offset, value) in try top.array("steps").enumerated() {
             steps.append(try Step(json: value, number: offset + 1))

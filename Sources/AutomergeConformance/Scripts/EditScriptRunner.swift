@@ -18,7 +18,7 @@ public enum EditScriptRunner {
         }
         peers.commitAll()
         let result = script.result ?? script.peers[0].name
-        guard let document = peers.documents[ScalarKey(result)] else { throw EditScriptError(step: nil, "no peer '\(result)' to give the result") }
+        guard let document = peers.documents[ExactString(result)] else { throw EditScriptError(step: nil, "no peer '\(result)' to give the result") }
         return document
     }
 
@@ -32,34 +32,34 @@ public enum EditScriptRunner {
 /// Peers and slots are named by their exact scalars, as the script's JSON
 /// has them: "é" and "e\u{301}" are two peers.
 private struct Peers {
-    var documents: [ScalarKey: Document] = [:]
-    var order: [ScalarKey] = []
-    var times: [ScalarKey: Int64] = [:]
-    var slots: [ScalarKey: (bytes: Data, time: Int64)] = [:]
-    let first: ScalarKey
+    var documents: [ExactString: Document] = [:]
+    var order: [ExactString] = []
+    var times: [ExactString: Int64] = [:]
+    var slots: [ExactString: (bytes: Data, time: Int64)] = [:]
+    let first: ExactString
 
     init(_ peers: [EditScript.Peer]) {
-        first = ScalarKey(peers[0].name)
+        first = ExactString(peers[0].name)
         for peer in peers {
             let document = Document()
             document.actor = ActorId(data: Data(peer.actor))!
-            add(ScalarKey(peer.name), document, time: peer.time)
+            add(ExactString(peer.name), document, time: peer.time)
         }
     }
 
-    mutating func add(_ name: ScalarKey, _ document: Document, time: Int64) {
+    mutating func add(_ name: ExactString, _ document: Document, time: Int64) {
         if documents[name] == nil { order.append(name) }
         documents[name] = document
         times[name] = time
     }
 
-    func peer(_ name: ScalarKey) throws(EditScriptError) -> Document {
+    func peer(_ name: ExactString) throws(EditScriptError) -> Document {
         guard let document = documents[name] else { throw EditScriptError(step: nil, "no peer '\(name)'") }
         return document
     }
 
     /// Commits what is pending on `name`, stamped with its time.
-    func commit(_ name: ScalarKey, message: String? = nil, time: Int64? = nil) {
+    func commit(_ name: ExactString, message: String? = nil, time: Int64? = nil) {
         documents[name]?.commit(message: message, storedTime: time ?? times[name] ?? 0)
     }
 
@@ -68,9 +68,9 @@ private struct Peers {
     }
 
     mutating func apply(_ step: EditScript.Step) throws {
-        let name = step.peer.map(ScalarKey.init) ?? first
+        let name = step.peer.map(ExactString.init) ?? first
         if case .load(let slot, let actor) = step.action {
-            guard let saved = slots[ScalarKey(slot)] else { throw EditScriptError(step: nil, "no saved slot '\(slot)'") }
+            guard let saved = slots[ExactString(slot)] else { throw EditScriptError(step: nil, "no saved slot '\(slot)'") }
             let loaded = try Document(saved.bytes)
             loaded.actor = ActorId(data: Data(actor))!
             add(name, loaded, time: times[name] ?? saved.time)
@@ -81,14 +81,14 @@ private struct Peers {
         case .commit(let message, let time):
             commit(name, message: message, time: time)
         case .fork(let newName, let actor):
-            let newName = ScalarKey(newName)
+            let newName = ExactString(newName)
             guard documents[newName] == nil else { throw EditScriptError(step: nil, "fork into '\(newName)', a peer that exists") }
             commit(name)
             let fork = document.fork()
             fork.actor = ActorId(data: Data(actor))!
             add(newName, fork, time: times[name]!)
         case .merge(let from):
-            let from = ScalarKey(from)
+            let from = ExactString(from)
             guard from != name else { throw EditScriptError(step: nil, "a peer cannot merge itself") }
             let other = try peer(from)
             commit(name)
@@ -96,7 +96,7 @@ private struct Peers {
             try document.merge(other: other)
         case .save(let slot):
             commit(name)
-            slots[ScalarKey(slot)] = (document.save(), times[name]!)
+            slots[ExactString(slot)] = (document.save(), times[name]!)
         case .load:
             preconditionFailure("handled above")
         default:

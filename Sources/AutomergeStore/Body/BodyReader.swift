@@ -15,8 +15,8 @@ enum BodyReader {
         case .Object(let id, .List):
             return .list(try document.values(obj: id).map { try read($0, in: document) })
         case .Object(let id, .Map):
-            var entries: [String: BodyValue] = [:]
-            for (key, value) in try document.mapEntries(obj: id) { entries[key] = try read(value, in: document) }
+            var entries: [ExactString: BodyValue] = [:]
+            for (key, value) in try document.mapEntries(obj: id) { entries[ExactString(key)] = try read(value, in: document) }
             return .map(entries)
         }
     }

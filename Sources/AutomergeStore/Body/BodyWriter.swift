@@ -41,12 +41,12 @@ enum BodyWriter {
     }
 
     /// Makes the document's body (its root map but the reserved keys) `body`.
-    static func write(_ body: [String: BodyValue], into document: Document) throws {
-        for key in document.keys(obj: .ROOT) where !StoredLayout.isReserved(key) && body[key] == nil {
+    static func write(_ body: [ExactString: BodyValue], into document: Document) throws {
+        for key in document.keys(obj: .ROOT) where !StoredLayout.isReserved(key) && body[ExactString(key)] == nil {
             try document.delete(obj: .ROOT, key: key)
         }
-        for key in body.keys.sorted() {
-            try write(body[key]!, to: .key(.ROOT, key), of: document)
+        for (key, value) in body.sorted(by: { $0.key < $1.key }) {
+            try write(value, to: .key(.ROOT, key.string), of: document)
         }
     }
 
@@ -80,12 +80,12 @@ enum BodyWriter {
         }
     }
 
-    static func update(map: ObjId, to entries: [String: BodyValue], in document: Document) throws {
-        for key in document.keys(obj: map) where entries[key] == nil {
+    static func update(map: ObjId, to entries: [ExactString: BodyValue], in document: Document) throws {
+        for key in document.keys(obj: map) where entries[ExactString(key)] == nil {
             try document.delete(obj: map, key: key)
         }
-        for key in entries.keys.sorted() {
-            try write(entries[key]!, to: .key(map, key), of: document)
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
+            try write(value, to: .key(map, key.string), of: document)
         }
     }
 

@@ -13,7 +13,9 @@ enum StoredLayout {
     static let attachmentsKey = "_attachments"
     static let deletedKey = "_deleted"
 
-    static func isReserved(_ key: String) -> Bool { key.hasPrefix("_") }
+    /// Whether `key`'s first scalar is `_` (`hasPrefix` compares
+    /// characters: "_\u{301}" would not start with "_").
+    static func isReserved(_ key: String) -> Bool { key.unicodeScalars.first == "_" }
 
     /// How deep a body may nest below its top-level map: Automerge's bound
     /// (objects at most 256 levels below the root), checked before any of
@@ -23,9 +25,9 @@ enum StoredLayout {
 
     /// Checks that a body can be stored: a map whose top-level keys are not
     /// reserved, holding only finite numbers.
-    static func validate(_ body: BodyValue) throws -> [String: BodyValue] {
+    static func validate(_ body: BodyValue) throws -> [ExactString: BodyValue] {
         guard case .map(let entries) = body else { throw StoreError.invalidBody("the body must be a map") }
-        if let key = entries.keys.first(where: isReserved) {
+        if let key = entries.keys.first(where: { isReserved($0.string) }) {
             throw StoreError.invalidBody("top-level keys starting with '_' are reserved: '\(key)'")
         }
         if let problem = body.problem(maximumDepth: maximumDepth) { throw StoreError.invalidBody(problem) }
@@ -33,16 +35,16 @@ enum StoredLayout {
     }
 
     /// The root's reserved entries, as JSON-like values.
-    static func reservedEntries(of document: Document) throws -> [String: BodyValue] {
-        var entries: [String: BodyValue] = [:]
+    static func reservedEntries(of document: Document) throws -> [ExactString: BodyValue] {
+        var entries: [ExactString: BodyValue] = [:]
         for key in document.keys(obj: .ROOT) where isReserved(key) {
-            entries[key] = try document.get(obj: .ROOT, key: key).map { try BodyReader.read($0, in: document) }
+            entries[ExactString(key)] = try document.get(obj: .ROOT, key: key).map { try BodyReader.read($0, in: document) }
         }
         return entries
     }
 
     /// The attachments' metadata as stored.
-    static func attachments(of document: Document) throws -> [String: AttachmentMetadata] {
+    static func attachments(of document: Document) throws -> [ExactString: AttachmentMetadata] {
         guard let value = try document.get(obj: .ROOT, key: attachmentsKey),
             case .map(let entries) = try BodyReader.read(value, in: document)
         else { return [:] }
@@ -50,7 +52,7 @@ enum StoredLayout {
     }
 
     /// Makes the stored attachments `attachments`, touching only the entries that differ.
-    static func write(_ attachments: [String: AttachmentMetadata], into document: Document) throws {
+    static func write(_ attachments: [ExactString: AttachmentMetadata], into document: Document) throws {
         let current = try Self.attachments(of: document)
         if current == attachments { return }
         let map: ObjId
@@ -59,7 +61,7 @@ enum StoredLayout {
         } else {
             map = try document.putObject(obj: .ROOT, key: attachmentsKey, ty: .Map)
         }
-        for name in document.keys(obj: map) where attachments[name] == nil {
+        for name in document.keys(obj: map) where attachments[ExactString(name)] == nil {
             try document.delete(obj: map, key: name)
         }
         // A changed entry is a new map, not the old one's fields edited:
@@ -67,12 +69,13 @@ enum StoredLayout {
         // then keep one side's entry whole, never one side's digest with
         // the other's length.
         for (name, metadata) in attachments.sorted(by: { $0.key < $1.key }) where current[name] != metadata {
-            try BodyWriter.replace(.key(map, name), with: metadata.bodyValue, of: document)
+            try BodyWriter.replace(.key(map, name.string), with: metadata.bodyValue, of: document)
         }
     }
 }
 
-/// What the document records about one attachment.
+/// What the document records about one attachment. Equal when their
+/// stored forms are (strings by their Unicode scalars).
 struct AttachmentMetadata: Hashable, Sendable {
     var type: String
     var length: Int64
@@ -82,6 +85,15 @@ struct AttachmentMetadata: Hashable, Sendable {
 
     var bodyValue: BodyValue {
         ["content_type": .string(type), "length": .int(length), "digest": .string(digest), "revpos": .int(revpos)]
+    }
+
+    static func == (a: AttachmentMetadata, b: AttachmentMetadata) -> Bool { a.bodyValue == b.bodyValue }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(bodyValue) }
+
+    /// Whether it names these bytes under this type (so that an unchanged attachment keeps its `revpos`).
+    func holds(digest: String, type: String) -> Bool {
+        ExactString(self.digest) == ExactString(digest) && ExactString(self.type) == ExactString(type)
     }
 
     /// The blob's SHA-256 as hex, when the digest has the expected form.

@@ -1,8 +1,12 @@
+import Automerge
 import Foundation
 
 extension BodyValue: Codable {
     /// Decodes any JSON value: numbers without a fraction or exponent that
-    /// fit 64 bits as ``int(_:)``, other numbers as ``double(_:)``.
+    /// fit 64 bits as ``int(_:)``, other numbers as ``double(_:)``; a map
+    /// with every key the decoder reports (Foundation's `JSONDecoder` keeps
+    /// one of two keys Swift takes for equal, such as "é" and "e\u{301}":
+    /// ``BodyJSON`` keeps both).
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -18,11 +22,19 @@ extension BodyValue: Codable {
         } else if let value = try? container.decode([BodyValue].self) {
             self = .list(value)
         } else {
-            self = .map(try container.decode([String: BodyValue].self))
+            let map = try decoder.container(keyedBy: AnyCodingKey.self)
+            var entries: [ExactString: BodyValue] = [:]
+            for key in map.allKeys { entries[ExactString(key.stringValue)] = try map.decode(BodyValue.self, forKey: key) }
+            self = .map(entries)
         }
     }
 
     public func encode(to encoder: Encoder) throws {
+        if case .map(let entries) = self {
+            var map = encoder.container(keyedBy: AnyCodingKey.self)
+            for (key, value) in entries { try map.encode(value, forKey: AnyCodingKey(key.string)) }
+            return
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -31,7 +43,7 @@ extension BodyValue: Codable {
         case .double(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .list(let value): try container.encode(value)
-        case .map(let value): try container.encode(value)
+        case .map: break
         }
     }
 }

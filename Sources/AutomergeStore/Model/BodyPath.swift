@@ -1,7 +1,25 @@
 /// A step from a value to one inside it: a map key or a list index.
+/// Keys compare by their Unicode scalars (see ``ExactString``).
 public enum BodyPath: Hashable, Sendable {
     case key(String)
     case index(Int)
+
+    /// Whether the two are the same step: keys by their scalars.
+    public static func == (a: BodyPath, b: BodyPath) -> Bool {
+        switch (a, b) {
+        case (.key(let x), .key(let y)): return ExactString(x) == ExactString(y)
+        case (.index(let x), .index(let y)): return x == y
+        default: return false
+        }
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .key(let key): hasher.combine(0 as UInt8); hasher.combine(ExactString(key))
+        case .index(let index): hasher.combine(1 as UInt8); hasher.combine(index)
+        }
+    }
 }
 
 extension BodyValue {
@@ -26,6 +44,7 @@ extension BodyValue {
         let rest = Array(path.dropFirst())
         switch (step, self) {
         case (.key(let key), .map(var entries)):
+            let key = ExactString(key)
             guard rest.isEmpty || entries[key] != nil else { return }
             var child = entries[key] ?? .null
             child.set(newValue, at: rest)

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import struct StrictJSON.ExactString
 
 /// A JSON-like value: the body of a document revision and everything in it.
 ///
@@ -17,6 +18,11 @@ import Foundation
 /// timestamps as ``int(_:)`` milliseconds, bytes as a base64 ``string(_:)``.
 /// Writing that view back changes nothing (fields equal to what is stored
 /// make no ops), so the richer values stay as they are.
+///
+/// Strings and map keys are data, told apart by their Unicode scalars as
+/// JSON, Automerge and CouchDB tell them: a map's keys are ``ExactString``s,
+/// so that "é" (U+00E9) and "e\u{301}" are two keys, and two strings are
+/// equal only when their scalars are (see ``==(_:_:)``).
 public enum BodyValue: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -24,19 +30,19 @@ public enum BodyValue: Hashable, Sendable {
     case double(Double)
     case string(String)
     case list([BodyValue])
-    case map([String: BodyValue])
+    case map([ExactString: BodyValue])
 
     /// The value at `key` of a map (nil for a missing key or a non-map).
     /// Setting turns a non-map into a map; setting nil removes the key.
     public subscript(key: String) -> BodyValue? {
         get {
             guard case .map(let entries) = self else { return nil }
-            return entries[key]
+            return entries[ExactString(key)]
         }
         set {
-            var entries: [String: BodyValue] = [:]
+            var entries: [ExactString: BodyValue] = [:]
             if case .map(let existing) = self { entries = existing }
-            entries[key] = newValue
+            entries[ExactString(key)] = newValue
             self = .map(entries)
         }
     }
@@ -48,7 +54,7 @@ public enum BodyValue: Hashable, Sendable {
     }
 
     /// The entries of a map, nil for other values.
-    public var mapValue: [String: BodyValue]? {
+    public var mapValue: [ExactString: BodyValue]? {
         if case .map(let entries) = self { return entries }
         return nil
     }
@@ -100,8 +106,8 @@ extension BodyValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: BodyValue...) { self = .list(elements) }
 
-    /// A map; a key written twice keeps its last value.
-    public init(dictionaryLiteral elements: (String, BodyValue)...) {
+    /// A map; a key written twice (the same scalars) keeps its last value.
+    public init(dictionaryLiteral elements: (ExactString, BodyValue)...) {
         self = .map(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

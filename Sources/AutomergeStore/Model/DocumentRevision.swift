@@ -41,7 +41,7 @@ public final class DocumentRevision: @unchecked Sendable {
         datastore = nil
     }
 
-    init(docId: String, revId: String, deleted: Bool, sequence: Int64, body: [String: BodyValue],
+    init(docId: String, revId: String, deleted: Bool, sequence: Int64, body: [ExactString: BodyValue],
          attachments: Attachments, datastore: Datastore?)
     {
         self.datastore = datastore

@@ -12,7 +12,7 @@ enum JSONText {
         let description: String
     }
 
-    /// Compact JSON, map keys sorted.
+    /// Compact JSON, map keys sorted by code point.
     static func write(_ value: BodyValue) -> [UInt8] { json(value).bytes }
 
     /// The value `bytes` hold: one JSON value, with nothing but whitespace around it.
@@ -36,7 +36,7 @@ enum JSONText {
             return .number(text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0")
         case .string(let string): return .string(string)
         case .list(let elements): return .array(elements.map(json))
-        case .map(let entries): return .object(JSONObject(entries.mapValues(json)))
+        case .map(let entries): return .object(JSONObject(entries.map { (key: $0.key.string, value: json($0.value)) }))
         }
     }
 
@@ -55,9 +55,9 @@ enum JSONText {
             for element in elements { values.append(try value(element)) }
             return .list(values)
         case .object(let members):
-            var entries: [String: BodyValue] = [:]
+            var entries: [ExactString: BodyValue] = [:]
             entries.reserveCapacity(members.count)
-            for (key, member) in members { entries[key] = try value(member) }
+            for (key, member) in members { entries[ExactString(key)] = try value(member) }
             return .map(entries)
         }
     }

@@ -1,8 +1,9 @@
 /// The order of JSON values in queries, CouchDB's collation: null < false <
 /// true < numbers < strings < arrays < maps. Numbers compare by value
 /// (integers and doubles together), strings by Unicode code points (SQLite's
-/// binary order, which the indexes use), arrays element by element and then
-/// by length, maps by their sorted keys and values, key by key.
+/// binary order, which the indexes use; two strings are equal only when
+/// their scalars are, so "é" and "e\u{301}" are not), arrays element by
+/// element and then by length, maps by their sorted keys and values, key by key.
 enum Collation {
     /// The rank of a value's type in the order.
     static func rank(_ value: BodyValue) -> Int {
@@ -23,7 +24,8 @@ enum Collation {
         guard rankA == rankB else { return rankA < rankB ? -1 : 1 }
         switch (a, b) {
         case (.string(let x), .string(let y)):
-            return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) ? -1 : (x == y ? 0 : 1)
+            let (left, right) = (ExactString(x), ExactString(y))
+            return left < right ? -1 : (left == right ? 0 : 1)
         case (.list(let x), .list(let y)):
             for (left, right) in zip(x, y) {
                 let order = compare(left, right)
@@ -58,8 +60,7 @@ enum Collation {
     }
 
     /// A map as a list of alternating sorted keys and values.
-    private static func pairs(_ map: [String: BodyValue]) -> BodyValue {
-        .list(map.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
-            .flatMap { [BodyValue.string($0), map[$0]!] })
+    private static func pairs(_ map: [ExactString: BodyValue]) -> BodyValue {
+        .list(map.sorted { $0.key < $1.key }.flatMap { [BodyValue.string($0.key.string), $0.value] })
     }
 }

@@ -17,6 +17,12 @@ public struct IndexDefinition: Equatable, Sendable {
     /// The fields it holds, in dotted notation, in order.
     public let fields: [String]
 
+    /// Whether the two are the same definition: fields by their Unicode
+    /// scalars (an index of "é" is not one of "e\u{301}").
+    public static func == (a: IndexDefinition, b: IndexDefinition) -> Bool {
+        a.name == b.name && a.type == b.type && a.fields.map { ExactString($0) } == b.fields.map { ExactString($0) }
+    }
+
     /// The SQLite table holding its entries (names are checked to be plain identifiers).
     var table: String { (type == .json ? "qi_" : "qt_") + name }
 

@@ -30,7 +30,7 @@ struct LinearRegex: Equatable, Sendable {
         program = try RegexCompiler.compile(pattern)
     }
 
-    static func == (a: LinearRegex, b: LinearRegex) -> Bool { a.pattern == b.pattern }
+    static func == (a: LinearRegex, b: LinearRegex) -> Bool { ExactString(a.pattern) == ExactString(b.pattern) }
 
     /// Whether the pattern matches somewhere in `text`.
     func firstMatch(in text: String) -> Bool {

@@ -3,7 +3,7 @@
 /// index only ever narrows the search and never decides a match.
 struct SelectorMatcher {
     /// Whether the document with this id matches a `$text` search (from the text index).
-    var textMatches: (String) -> Bool = { _ in false }
+    var textMatches: (ExactString) -> Bool = { _ in false }
 
     /// Whether `document` (a body with `_id` and `_rev` added) matches.
     func matches(_ selector: Selector, _ document: BodyValue) -> Bool {
@@ -13,7 +13,7 @@ struct SelectorMatcher {
         case .or(let selectors): return selectors.contains { matches($0, document) }
         case .not(let selector): return !matches(selector, document)
         case .field(let path, let condition): return holds(condition, path.value(in: document))
-        case .text: return document["_id"]?.stringValue.map(textMatches) ?? false
+        case .text: return document["_id"]?.stringValue.map { textMatches(ExactString($0)) } ?? false
         }
     }
 

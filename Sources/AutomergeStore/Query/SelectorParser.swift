@@ -1,5 +1,7 @@
 /// Reads a selector written as a JSON-like value (Swift literals or JSON
 /// text decoded by ``BodyJSON``), checking every operator and operand.
+/// Keys are read by their scalars: an operator is a key whose first scalar
+/// is `$`, spelled exactly as Cloudant spells it.
 struct SelectorParser {
     /// Nesting deeper than this is refused rather than recursed into.
     static let maximumDepth = 64
@@ -13,19 +15,21 @@ struct SelectorParser {
         .invalidSelector(path: path, reason: reason)
     }
 
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    private func join(_ path: String, _ key: ExactString) -> String { path.isEmpty ? key.string : path + "." + key.string }
+
+    private static func isOperator(_ key: ExactString) -> Bool { key.string.unicodeScalars.first == "$" }
 
     /// A selector: a map of combination operators and fields, implicitly and-ed.
     func selector(_ value: BodyValue, path: String, depth: Int) throws -> Selector {
         guard depth < Self.maximumDepth else { throw fail(path, "nested deeper than \(Self.maximumDepth) levels") }
         guard case .map(let entries) = value else { throw fail(path, "a selector is a map") }
-        let parts = try entries.keys.sorted().map { key in
-            try clause(key, entries[key]!, path: join(path, key), depth: depth + 1)
+        let parts = try entries.sorted(by: { $0.key < $1.key }).map { key, value in
+            try clause(key, value, path: join(path, key), depth: depth + 1)
         }
         return parts.isEmpty ? .all : parts.count == 1 ? parts[0] : .and(parts)
     }
 
-    private func clause(_ key: String, _ value: BodyValue, path: String, depth: Int) throws -> Selector {
+    private func clause(_ key: ExactString, _ value: BodyValue, path: String, depth: Int) throws -> Selector {
         switch key {
         case "$and", "$or", "$nor":
             guard case .list(let elements) = value, !elements.isEmpty else {
@@ -40,10 +44,10 @@ struct SelectorParser {
         case "$text":
             guard case .string(let query) = value else { throw fail(path, "$text takes a string") }
             return .text(query)
-        case _ where key.hasPrefix("$"):
+        case _ where Self.isOperator(key):
             throw fail(path, "unknown operator '\(key)'")
         default:
-            return try field(try FieldPath(key), value, path: path, depth: depth)
+            return try field(try FieldPath(key.string), value, path: path, depth: depth)
         }
     }
 
@@ -52,13 +56,13 @@ struct SelectorParser {
     private func field(_ field: FieldPath, _ value: BodyValue, path: String, depth: Int) throws -> Selector {
         guard depth < Self.maximumDepth else { throw fail(path, "nested deeper than \(Self.maximumDepth) levels") }
         guard case .map(let entries) = value, !entries.isEmpty else { return .field(field, .equal(try literal(value, path))) }
-        let operators = entries.keys.filter { $0.hasPrefix("$") }
+        let operators = entries.keys.filter(Self.isOperator)
         guard operators.isEmpty || operators.count == entries.count else {
             throw fail(path, "mixes operators and field names")
         }
         if operators.isEmpty {
-            let parts = try entries.keys.sorted().map { key in
-                try self.field(try FieldPath(field.description + "." + key), entries[key]!, path: join(path, key), depth: depth + 1)
+            let parts = try entries.sorted(by: { $0.key < $1.key }).map { key, value in
+                try self.field(try FieldPath(field.description + "." + key.string), value, path: join(path, key), depth: depth + 1)
             }
             return parts.count == 1 ? parts[0] : .and(parts)
         }
@@ -66,14 +70,14 @@ struct SelectorParser {
     }
 
     /// A map of operators, implicitly and-ed.
-    func conditions(_ entries: [String: BodyValue], path: String, depth: Int) throws -> Condition {
-        let parts = try entries.keys.sorted().map { key in
-            try condition(key, entries[key]!, path: join(path, key), depth: depth + 1)
+    func conditions(_ entries: [ExactString: BodyValue], path: String, depth: Int) throws -> Condition {
+        let parts = try entries.sorted(by: { $0.key < $1.key }).map { key, value in
+            try condition(key, value, path: join(path, key), depth: depth + 1)
         }
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
-    private func condition(_ op: String, _ operand: BodyValue, path: String, depth: Int) throws -> Condition {
+    private func condition(_ op: ExactString, _ operand: BodyValue, path: String, depth: Int) throws -> Condition {
         guard depth < Self.maximumDepth else { throw fail(path, "nested deeper than \(Self.maximumDepth) levels") }
         switch op {
         case "$eq": return .equal(try literal(operand, path))
@@ -110,7 +114,7 @@ struct SelectorParser {
         case "$elemMatch":
             return .elemMatch(try elementSelector(operand, path: path, depth: depth))
         case "$not":
-            guard case .map(let entries) = operand, !entries.isEmpty, entries.keys.allSatisfy({ $0.hasPrefix("$") }) else {
+            guard case .map(let entries) = operand, !entries.isEmpty, entries.keys.allSatisfy(Self.isOperator) else {
                 throw fail(path, "$not on a field takes a map of operators")
             }
             return .not(try conditions(entries, path: path, depth: depth))
@@ -123,8 +127,8 @@ struct SelectorParser {
     /// (`{"$gt": 3}`) or a selector on its fields (`{"name": "x"}`).
     private func elementSelector(_ operand: BodyValue, path: String, depth: Int) throws -> Selector {
         guard case .map(let entries) = operand, !entries.isEmpty else { throw fail(path, "$elemMatch takes a non-empty map") }
-        let combinations: Set<String> = ["$and", "$or", "$nor", "$not", "$text"]
-        if entries.keys.allSatisfy({ $0.hasPrefix("$") && !combinations.contains($0) }) {
+        let combinations: Set<ExactString> = ["$and", "$or", "$nor", "$not", "$text"]
+        if entries.keys.allSatisfy({ Self.isOperator($0) && !combinations.contains($0) }) {
             return .field(.itself, try conditions(entries, path: path, depth: depth))
         }
         return try selector(operand, path: path, depth: depth)

@@ -4,21 +4,25 @@ import Foundation
 /// frames of the documents that wait for them: a document's frames are
 /// applied, in arrival order, once every blob it names is here, so that a
 /// revision a replication stores never names bytes the store lacks.
+/// Document ids and digests are told apart by their scalars.
 struct AttachmentWaits {
     /// Frames of documents waiting for blobs, in arrival order.
-    private var held: [String: [ReplicationMessage]] = [:]
+    private var held: [ExactString: [ReplicationMessage]] = [:]
     /// The blobs each waiting document lacks.
-    private var lacking: [String: Set<String>] = [:]
-    private(set) var requested = Set<String>()
+    private var lacking: [ExactString: Set<ExactString>] = [:]
+    private var asked = Set<ExactString>()
 
-    var isEmpty: Bool { held.isEmpty && requested.isEmpty }
+    var isEmpty: Bool { held.isEmpty && asked.isEmpty }
 
-    func isWaiting(_ docId: String) -> Bool { held[docId] != nil }
+    func isWaiting(_ docId: String) -> Bool { held[ExactString(docId)] != nil }
+
+    /// Whether the blob `digest` was asked for and has not arrived.
+    func requested(_ digest: String) -> Bool { asked.contains(ExactString(digest)) }
 
     /// Holds a frame of `docId`, which waits for `missing` too (when given).
     /// Returns the blobs not asked for yet, to ask for.
     mutating func hold(_ message: ReplicationMessage, of docId: String, missing: [AttachmentDigest]) -> [String] {
-        held[docId, default: []].append(message)
+        held[ExactString(docId), default: []].append(message)
         return wait(for: missing, docId: docId)
     }
 
@@ -27,8 +31,9 @@ struct AttachmentWaits {
     mutating func wait(for missing: [AttachmentDigest], docId: String?) -> [String] {
         var toRequest: [String] = []
         for attachment in missing {
-            if let docId { lacking[docId, default: []].insert(attachment.digest) }
-            if requested.insert(attachment.digest).inserted { toRequest.append(attachment.digest) }
+            let digest = ExactString(attachment.digest)
+            if let docId { lacking[ExactString(docId), default: []].insert(digest) }
+            if asked.insert(digest).inserted { toRequest.append(attachment.digest) }
         }
         return toRequest
     }
@@ -36,13 +41,14 @@ struct AttachmentWaits {
     /// A requested blob arrived, or the peer lacks it. Returns the frames
     /// of the documents no longer waiting, each document's in order.
     mutating func arrived(_ digest: String) -> [(docId: String, message: ReplicationMessage)] {
-        requested.remove(digest)
+        let digest = ExactString(digest)
+        asked.remove(digest)
         var released: [(String, ReplicationMessage)] = []
         for docId in lacking.keys.sorted() {
             lacking[docId]!.remove(digest)
             guard lacking[docId]!.isEmpty else { continue }
             lacking[docId] = nil
-            for message in held.removeValue(forKey: docId) ?? [] { released.append((docId, message)) }
+            for message in held.removeValue(forKey: docId) ?? [] { released.append((docId.string, message)) }
         }
         return released
     }

@@ -42,7 +42,8 @@ final class ReplicationSyncStates {
     let readOnly: Bool
     /// Whether the states are read from and saved to the ledger.
     let persistent: Bool
-    private var states: [String: SyncState] = [:]
+    /// By document id, told apart by scalars: "é" and "e\u{301}" are two documents.
+    private var states: [ExactString: SyncState] = [:]
 
     init(peer: String, readOnly: Bool, persistent: Bool = true) {
         self.peer = peer
@@ -53,11 +54,11 @@ final class ReplicationSyncStates {
     /// The document's state: the persisted one (a new session starts from
     /// the heads both sides shared, as ``SyncState/reset()`` keeps), or a new one.
     func state(for docId: String, _ db: GRDB.Database) throws -> SyncState {
-        if let state = states[docId] { return state }
+        if let state = states[ExactString(docId)] { return state }
         let saved = persistent ? try ReplicationLedger.syncState(peer: peer, docId: docId, db) : nil
         let state = (saved.flatMap { try? SyncState(bytes: $0) }) ?? SyncState()
         if readOnly { state.isReadOnly = true }
-        states[docId] = state
+        states[ExactString(docId)] = state
         return state
     }
 }
@@ -69,10 +70,12 @@ extension Datastore {
     /// The documents a replication to `peer` offers: those changed since
     /// its checkpoint that the peer is not known to hold, in `only` when
     /// given, and passing `filter` when given.
-    func replicationOffers(peer: String, only: Set<String>?, filter: ((DocumentRevision) -> Bool)?) throws -> [String] {
+    func replicationOffers(peer: String, only: Set<ExactString>?, filter: ((DocumentRevision) -> Bool)?) throws
+        -> [String]
+    {
         try read { db in
             var docIds = try ReplicationLedger.unsyncedDocuments(peer: peer, db)
-            if let only { docIds = docIds.filter(only.contains) }
+            if let only { docIds = docIds.filter { only.contains(ExactString($0)) } }
             guard let filter else { return docIds }
             return try docIds.filter { docId in
                 guard let row = try DocumentRow.fetch(db, docId: docId) else { return false }
@@ -153,7 +156,7 @@ extension Datastore {
 
     private func attachmentDigests(of document: Document) throws -> [AttachmentDigest] {
         try StoredLayout.attachments(of: document).values.map { AttachmentDigest(digest: $0.digest, length: $0.length) }
-            .sorted { $0.digest < $1.digest }
+            .sorted { ExactString($0.digest) < ExactString($1.digest) }
     }
 
     /// Whether this datastore holds the bytes of `attachment`.

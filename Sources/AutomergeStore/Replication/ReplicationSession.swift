@@ -8,14 +8,14 @@ struct ReplicationPlan: @unchecked Sendable {
     var offers: Bool
     var applies: Bool
     /// The only documents this side offers, when set (a pull by document ids).
-    var offerOnly: Set<String>?
+    var offerOnly: Set<ExactString>?
     /// Decides which documents this side offers, when set (a push filter).
     var filter: ((DocumentRevision) -> Bool)?
     var continuous: Bool
     /// How long the peer may stay silent while an answer is due.
     var timeout: Double
     /// The only documents the initiator asks the peer for, when set (a pull filter).
-    var pullOnly: Set<String>?
+    var pullOnly: Set<ExactString>?
 }
 
 /// One replication between a local datastore and a peer over a transport,
@@ -46,8 +46,8 @@ final class ReplicationSession: @unchecked Sendable {
     private var nextSerialIn: UInt64 = 0
     private var offersDone = false
     private var peerOffersDone = false
-    private var sentDocuments = Set<String>()
-    private var receivedDocuments = Set<String>()
+    private var sentDocuments = Set<ExactString>()
+    private var receivedDocuments = Set<ExactString>()
     private var waits = AttachmentWaits()
     /// Sequences of the writes this session made, which it does not offer back.
     private var ownWrites = Set<Int64>()
@@ -131,7 +131,7 @@ final class ReplicationSession: @unchecked Sendable {
         if plan.isInitiator {
             try await send(.hello(ReplicationHello(replicaId: store.replicaId, initiatorSends: plan.offers,
                                                    initiatorReceives: plan.applies,
-                                                   pullDocumentIds: plan.pullOnly.map { $0.sorted() },
+                                                   pullDocumentIds: plan.pullOnly.map { $0.sorted().map(\.string) },
                                                    continuous: plan.continuous)))
         }
         guard case .hello(let hello) = try await nextFrame() else {
@@ -147,7 +147,7 @@ final class ReplicationSession: @unchecked Sendable {
         if !plan.isInitiator {
             plan.offers = hello.initiatorReceives
             plan.applies = hello.initiatorSends
-            plan.offerOnly = hello.pullDocumentIds.map(Set.init)
+            plan.offerOnly = hello.pullDocumentIds.map { Set($0.map { ExactString($0) }) }
             plan.continuous = hello.continuous
             try await send(.hello(ReplicationHello(replicaId: store.replicaId)))
         }
@@ -288,7 +288,7 @@ final class ReplicationSession: @unchecked Sendable {
 
     /// Refuses blob bytes (or a blob's absence) this side did not ask for.
     private func checkRequested(_ digest: String) throws {
-        guard waits.requested.contains(digest) else {
+        guard waits.requested(digest) else {
             throw ReplicationError.protocolViolation("attachment \(digest) was not asked for")
         }
     }
@@ -315,7 +315,7 @@ final class ReplicationSession: @unchecked Sendable {
         for (step, outcome) in zip(steps, outcomes) {
             if let written = outcome.written {
                 ownWrites.insert(written.sequence)
-                receivedDocuments.insert(step.docId)
+                receivedDocuments.insert(ExactString(step.docId))
             }
             // Rare: the document names bytes its announced attachments did
             // not (a partial state); fetch them without holding anything.
@@ -341,14 +341,14 @@ final class ReplicationSession: @unchecked Sendable {
     }
 
     private func sendSync(_ docId: String, _ reply: Data, _ outcome: ReplicationStepOutcome, startsExchange: Bool) async throws {
-        if outcome.sendsChanges { sentDocuments.insert(docId) }
+        if outcome.sendsChanges { sentDocuments.insert(ExactString(docId)) }
         try await send(.sync(docId: docId, message: reply, attachments: outcome.attachments, startsExchange: startsExchange))
     }
 
     /// Whether a local write is offered to the peer (continuous mode).
     private func offers(_ change: DocumentChange) throws -> Bool {
         guard plan.offers, ownWrites.remove(change.sequence) == nil else { return false }
-        if let only = plan.offerOnly, !only.contains(change.docId) { return false }
+        if let only = plan.offerOnly, !only.contains(ExactString(change.docId)) { return false }
         guard let filter = plan.filter else { return true }
         return filter(try store.getDocumentWithId(change.docId))
     }

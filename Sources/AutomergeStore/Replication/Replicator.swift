@@ -66,18 +66,21 @@ public final class Replicator: @unchecked Sendable {
     ///   - mode: once (``Mode/oneShot``) or until stopped (``Mode/continuous``).
     ///   - pushFilter: decides which local documents go (all when nil), as
     ///     Cloudant's push filters do; a document it rejects is not offered.
-    ///   - pullDocumentIds: the only documents pulled (all when nil).
+    ///   - pullDocumentIds: the only documents pulled (all when nil), told
+    ///     apart by their Unicode scalars (an array: a `Set<String>` would
+    ///     already have merged "é" and "e\u{301}").
     ///   - timeout: how long the peer may stay silent while an answer is due.
     public init(datastore: Datastore, transport: any ReplicationTransport, direction: Direction = .both,
                 mode: Mode = .oneShot, pushFilter: ((DocumentRevision) -> Bool)? = nil,
-                pullDocumentIds: Set<String>? = nil, timeout: Double = 60)
+                pullDocumentIds: [String]? = nil, timeout: Double = 60)
     {
         self.datastore = datastore
         self.direction = direction
         self.mode = mode
         session = ReplicationSession(store: datastore, transport: transport, plan: ReplicationPlan(
             isInitiator: true, offers: direction != .pull, applies: direction != .push, offerOnly: nil,
-            filter: pushFilter, continuous: mode == .continuous, timeout: timeout, pullOnly: pullDocumentIds))
+            filter: pushFilter, continuous: mode == .continuous, timeout: timeout,
+            pullOnly: pullDocumentIds.map { Set($0.map { ExactString($0) }) }))
     }
 
     /// Pushes `datastore`'s documents (those `filter` accepts) to the peer.
@@ -89,7 +92,7 @@ public final class Replicator: @unchecked Sendable {
 
     /// Pulls the peer's documents (those in `documentIds`, all when nil) into `datastore`.
     public static func pull(into datastore: Datastore, over transport: any ReplicationTransport, mode: Mode = .oneShot,
-                            documentIds: Set<String>? = nil) -> Replicator
+                            documentIds: [String]? = nil) -> Replicator
     {
         Replicator(datastore: datastore, transport: transport, direction: .pull, mode: mode, pullDocumentIds: documentIds)
     }

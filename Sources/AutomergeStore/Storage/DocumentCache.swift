@@ -15,7 +15,7 @@ final class DocumentCache: @unchecked Sendable {
     static let defaultByteLimit = 256 << 20
 
     private final class Entry {
-        let docId: String
+        let docId: ExactString
         var revId: String
         var document: Document
         var bytes: Int
@@ -24,7 +24,7 @@ final class DocumentCache: @unchecked Sendable {
         weak var newer: Entry?
         weak var older: Entry?
 
-        init(docId: String, revId: String, document: Document, bytes: Int) {
+        init(docId: ExactString, revId: String, document: Document, bytes: Int) {
             self.docId = docId
             self.revId = revId
             self.document = document
@@ -33,7 +33,8 @@ final class DocumentCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
+    /// By document id, told apart by scalars: "é" and "e\u{301}" are two documents.
+    private var entries: [ExactString: Entry] = [:]
     /// The least and the most recently used entries, the ends of the list linked by `newer` and `older`.
     private weak var oldest: Entry?
     private weak var newest: Entry?
@@ -54,7 +55,7 @@ final class DocumentCache: @unchecked Sendable {
     /// The cached document at `revId`, which becomes the most recently used.
     func document(_ docId: String, at revId: String) -> Document? {
         lock.withLock {
-            guard let entry = entries[docId], entry.revId == revId else { return nil }
+            guard let entry = entries[ExactString(docId)], entry.revId == revId else { return nil }
             moveToNewest(entry)
             return entry.document
         }
@@ -62,6 +63,7 @@ final class DocumentCache: @unchecked Sendable {
 
     func store(_ document: Document, for docId: String, at revId: String) {
         let bytes = document.approximateMemoryFootprint
+        let docId = ExactString(docId)
         lock.withLock {
             if let entry = entries[docId] {
                 totalBytes += bytes - entry.bytes
@@ -79,7 +81,7 @@ final class DocumentCache: @unchecked Sendable {
 
     func evict(_ docId: String) {
         lock.withLock {
-            guard let entry = entries.removeValue(forKey: docId) else { return }
+            guard let entry = entries.removeValue(forKey: ExactString(docId)) else { return }
             unlink(entry)
             totalBytes -= entry.bytes
         }

@@ -48,7 +48,7 @@ enum RevisionChain {
             guard let row = try cursor.next() else { break }
             let found: StoredRevision? = try withExtendedLifetime(cursor) {
                 let generation: Int64 = row[1]
-                guard row[0] as String == docId, revisions.last.map({ generation < $0.generation }) ?? true else {
+                guard ExactString(row[0] as String) == ExactString(docId), revisions.last.map({ generation < $0.generation }) ?? true else {
                     return nil
                 }
                 let revId: String = row[3]

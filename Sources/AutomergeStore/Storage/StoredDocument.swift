@@ -141,7 +141,7 @@ extension Datastore {
     func revision(docId: String, revId: String, sequence: Int64, view: StoredView) -> DocumentRevision {
         var attachments = Attachments()
         for (name, metadata) in view.attachments {
-            attachments[name] = SavedAttachment(name: name, type: metadata.type, length: metadata.length,
+            attachments[name.string] = SavedAttachment(name: name.string, type: metadata.type, length: metadata.length,
                                                 digest: metadata.digest, revpos: metadata.revpos, docId: docId, blobs: blobs)
         }
         return DocumentRevision(docId: docId, revId: revId, deleted: view.deleted, sequence: sequence, body: view.body,

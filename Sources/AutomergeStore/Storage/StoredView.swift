@@ -12,12 +12,12 @@ import Foundation
 /// damaged page inside a string would otherwise still read as JSON, with
 /// other text (the Automerge bytes have their chunk checksums).
 struct StoredView {
-    var root: [String: BodyValue]
+    var root: [ExactString: BodyValue]
 
     /// The view of `document` as it stands.
     init(of document: Document) throws {
-        var root: [String: BodyValue] = [:]
-        for (key, value) in try document.mapEntries(obj: .ROOT) { root[key] = try BodyReader.read(value, in: document) }
+        var root: [ExactString: BodyValue] = [:]
+        for (key, value) in try document.mapEntries(obj: .ROOT) { root[ExactString(key)] = try BodyReader.read(value, in: document) }
         self.root = root
     }
 
@@ -53,12 +53,12 @@ struct StoredView {
     }
 
     /// The body: the root without the reserved keys.
-    var body: [String: BodyValue] { root.filter { !StoredLayout.isReserved($0.key) } }
+    var body: [ExactString: BodyValue] { root.filter { !StoredLayout.isReserved($0.key.string) } }
 
-    var deleted: Bool { root[StoredLayout.deletedKey] == .bool(true) }
+    var deleted: Bool { root[ExactString(StoredLayout.deletedKey)] == .bool(true) }
 
-    var attachments: [String: AttachmentMetadata] {
-        guard case .map(let entries)? = root[StoredLayout.attachmentsKey] else { return [:] }
+    var attachments: [ExactString: AttachmentMetadata] {
+        guard case .map(let entries)? = root[ExactString(StoredLayout.attachmentsKey)] else { return [:] }
         return entries.compactMapValues(AttachmentMetadata.init)
     }
 

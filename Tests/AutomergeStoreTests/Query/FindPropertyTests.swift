@@ -116,7 +116,7 @@ enum RandomSelector {
     }
 
     static func document(_ random: inout SeededGenerator) -> BodyValue {
-        var body: [String: BodyValue] = [:]
+        var body: [ExactString: BodyValue] = [:]
         if random.next() % 5 != 0 { body["a"] = value(&random) }
         if random.next() % 3 != 0 { body["b"] = scalar(&random) }
         if random.next() % 2 == 0 { body["c"] = random.next() % 4 == 0 ? scalar(&random) : ["d": value(&random)] }
@@ -132,7 +132,7 @@ enum RandomSelector {
         case 3: return ["$not": selector(&random, depth: depth + 1)]
         default:
             let field = fields[Int(random.next() % UInt64(fields.count))]
-            return .map([field: condition(&random, depth: depth)])
+            return .map([ExactString(field): condition(&random, depth: depth)])
         }
     }
 

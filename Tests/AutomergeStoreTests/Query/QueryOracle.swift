@@ -18,17 +18,17 @@ enum Oracle {
             case "$or": return value.listValue!.contains { matches($0, document) }
             case "$nor": return !value.listValue!.contains { matches($0, document) }
             case "$not": return !matches(value, document)
-            default: return field(key.split(separator: ".").map(String.init), value, document)
+            default: return field(key.string.split(separator: ".").map(String.init), value, document)
             }
         }
     }
 
     static func field(_ path: [String], _ condition: BodyValue, _ document: BodyValue) -> Bool {
         if case .map(let entries) = condition, !entries.isEmpty {
-            if entries.keys.allSatisfy({ $0.hasPrefix("$") }) {
-                return entries.allSatisfy { holds($0.key, $0.value, lookup(path, in: document)) }
+            if entries.keys.allSatisfy({ $0.string.hasPrefix("$") }) {
+                return entries.allSatisfy { holds($0.key.string, $0.value, lookup(path, in: document)) }
             }
-            return entries.allSatisfy { field(path + [$0.key], $0.value, document) }
+            return entries.allSatisfy { field(path + [$0.key.string], $0.value, document) }
         }
         return holds("$eq", condition, lookup(path, in: document))
     }
@@ -37,7 +37,7 @@ enum Oracle {
         var value = document
         for key in path {
             switch value {
-            case .map(let entries): guard let next = entries[key] else { return nil }; value = next
+            case .map(let entries): guard let next = entries[ExactString(key)] else { return nil }; value = next
             case .list(let elements): guard let index = Int(key), index >= 0, index < elements.count else { return nil }; value = elements[index]
             default: return nil
             }
@@ -50,7 +50,7 @@ enum Oracle {
         case "$exists": return (value != nil) == operand.boolValue!
         case "$ne": return !holds("$eq", operand, value)
         case "$nin": return !holds("$in", operand, value)
-        case "$not": return !operand.mapValue!.allSatisfy { holds($0.key, $0.value, value) }
+        case "$not": return !operand.mapValue!.allSatisfy { holds($0.key.string, $0.value, value) }
         default:
             guard let value else { return false }
             if direct(op, operand, value) { return true }
@@ -80,8 +80,8 @@ enum Oracle {
         case "$elemMatch":
             guard case .list(let elements) = value else { return false }
             let entries = operand.mapValue!
-            if entries.keys.allSatisfy({ $0.hasPrefix("$") }) {
-                return elements.contains { element in entries.allSatisfy { holds($0.key, $0.value, element) } }
+            if entries.keys.allSatisfy({ $0.string.hasPrefix("$") }) {
+                return elements.contains { element in entries.allSatisfy { holds($0.key.string, $0.value, element) } }
             }
             return elements.contains { matches(operand, $0) }
         case "$all":
@@ -115,8 +115,8 @@ enum Oracle {
             for (l, r) in zip(x, y) where order(l, r) != 0 { return order(l, r) }
             return x.count == y.count ? 0 : x.count < y.count ? -1 : 1
         case (.map(let x), .map(let y)):
-            let flatten = { (m: [String: BodyValue]) -> BodyValue in
-                .list(m.keys.sorted { order(.string($0), .string($1)) < 0 }.flatMap { [BodyValue.string($0), m[$0]!] })
+            let flatten = { (m: [ExactString: BodyValue]) -> BodyValue in
+                .list(m.keys.sorted { order(.string($0.string), .string($1.string)) < 0 }.flatMap { [BodyValue.string($0.string), m[$0]!] })
             }
             return order(flatten(x), flatten(y))
         default: return 0

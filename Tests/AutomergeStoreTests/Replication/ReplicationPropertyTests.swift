@@ -76,7 +76,7 @@ final class ReplicationWorld: @unchecked Sendable {
         do {
             guard let current = try? store.getDocumentWithId(docId) else {
                 let rev = DocumentRevision(docId: docId)
-                rev.body = [key: .int(Int64(value))]
+                rev.body = [ExactString(key): .int(Int64(value))]
                 if value % 3 == 0 { rev.attachments[attachment.name] = attachment }
                 try store.createDocumentFromRevision(rev)
                 return noteWrite(docId, key)
@@ -157,13 +157,13 @@ final class ReplicationWorld: @unchecked Sendable {
             #expect(snapshot == snapshots[0], "store s\(index) differs from s0 after convergence: \(context)\ns0:\n\(snapshots[0])\ns\(index):\n\(snapshot)")
         }
         for (docId, keys) in writtenKeys {
-            guard let entry = snapshots[0].documents[docId] else {
+            guard let entry = snapshots[0].documents[ExactString(docId)] else {
                 Issue.record("document \(docId), acknowledged on a replica, is lost: \(context)")
                 continue
             }
             if !entry.deleted {
                 let body = entry.body.mapValue ?? [:]
-                #expect(keys.allSatisfy { body[$0] != nil }, "document \(docId) lost acknowledged writes: \(context)")
+                #expect(keys.allSatisfy { body[ExactString($0)] != nil }, "document \(docId) lost acknowledged writes: \(context)")
             }
             #expect(!entry.attachments.values.contains { $0.hasSuffix("UNREADABLE") }, "an attachment of \(docId) is unreadable: \(context)")
         }

@@ -6,7 +6,7 @@ import Testing
 /// remote end served by `remote.serveReplication`), returning both sides' summaries.
 @discardableResult
 func replicate(_ local: Datastore, with remote: Datastore, direction: Replicator.Direction = .both,
-               pushFilter: ((DocumentRevision) -> Bool)? = nil, pullDocumentIds: Set<String>? = nil)
+               pushFilter: ((DocumentRevision) -> Bool)? = nil, pullDocumentIds: [String]? = nil)
     async throws -> (local: ReplicationSummary, remote: ReplicationSummary)
 {
     let (near, far) = InProcessTransport.pair()
@@ -18,32 +18,33 @@ func replicate(_ local: Datastore, with remote: Datastore, direction: Replicator
 }
 
 /// What replicas must agree on for every document: its current revision,
-/// whether it is deleted, its body, and its attachments' names, types and bytes.
+/// whether it is deleted, its body, and its attachments' names, types and
+/// bytes. Ids and names are told apart by their scalars, as the store does.
 struct ReplicaSnapshot: Equatable, CustomStringConvertible {
     struct Entry: Equatable {
         var revId: String
         var deleted: Bool
         var body: BodyValue
-        var attachments: [String: String]
+        var attachments: [ExactString: String]
     }
 
-    var documents: [String: Entry] = [:]
+    var documents: [ExactString: Entry] = [:]
 
     init(_ datastore: Datastore) throws {
-        var docIds = Set<String>()
+        var docIds = Set<ExactString>()
         var since: Int64 = 0
         while true {
             let page = try datastore.changes(since: since, limit: 1000)
             guard !page.results.isEmpty else { break }
-            page.results.forEach { docIds.insert($0.docId) }
+            page.results.forEach { docIds.insert(ExactString($0.docId)) }
             since = page.lastSequence
         }
         for docId in docIds {
-            let revision = try datastore.getDocumentWithId(docId)
-            var attachments: [String: String] = [:]
+            let revision = try datastore.getDocumentWithId(docId.string)
+            var attachments: [ExactString: String] = [:]
             for (name, attachment) in revision.attachments {
                 let bytes = (try? attachment.dataFromAttachmentContent()).map { "\($0.count) bytes \(BlobStoreDigest.of($0))" }
-                attachments[name] = "\(attachment.type): \(bytes ?? "UNREADABLE")"
+                attachments[ExactString(name)] = "\(attachment.type): \(bytes ?? "UNREADABLE")"
             }
             documents[docId] = Entry(revId: revision.revId!, deleted: revision.deleted, body: revision.body,
                                      attachments: attachments)
@@ -59,7 +60,7 @@ enum BlobStoreDigest {
     static func of(_ data: Data) -> String { String(BlobStore.digest(of: data).prefix(20)) }
 }
 
-func body(_ revision: DocumentRevision) -> [String: BodyValue] { revision.body.mapValue ?? [:] }
+func body(_ revision: DocumentRevision) -> [ExactString: BodyValue] { revision.body.mapValue ?? [:] }
 
 /// Creates documents `doc0`... with bodies `{"index": i}`, in one batch.
 func createNumbered(_ count: Int, in datastore: Datastore) throws {
