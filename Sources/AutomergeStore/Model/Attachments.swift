@@ -1,5 +1,5 @@
 /// A revision's attachments, keyed by name: names are told apart by their
-/// Unicode scalars (see ``ExactString``), so "é" and "e\u{301}" name two.
+/// Unicode scalars (see `ExactString`), so "é" and "e\u{301}" name two.
 ///
 /// Written as Cloudant Sync's attachments dictionary is: add or replace one
 /// with `rev.attachments[att.name] = att`, remove one with

@@ -4,7 +4,7 @@ import Foundation
 extension BodyValue: Codable {
     /// Decodes any JSON value: numbers without a fraction or exponent that
     /// fit 64 bits as ``int(_:)``, other numbers as ``double(_:)``; a map
-    /// with every key the decoder reports (Foundation's `JSONDecoder` keeps
+    /// with every key the decoder reports (Foundation's JSON coders keep
     /// one of two keys Swift takes for equal, such as "é" and "e\u{301}":
     /// ``BodyJSON`` keeps both).
     public init(from decoder: Decoder) throws {

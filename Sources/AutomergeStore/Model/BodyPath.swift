@@ -1,5 +1,5 @@
 /// A step from a value to one inside it: a map key or a list index.
-/// Keys compare by their Unicode scalars (see ``ExactString``).
+/// Keys compare by their Unicode scalars (see `ExactString`).
 public enum BodyPath: Hashable, Sendable {
     case key(String)
     case index(Int)

@@ -2,7 +2,7 @@ extension BodyValue {
     /// Whether the two are the same value: strings equal only when their
     /// Unicode scalars are (Swift's `String ==` would take "é" and
     /// "e\u{301}" for one, and a write of one over the other for no
-    /// change), maps by their ``ExactString`` keys, numbers as Swift
+    /// change), maps by their `ExactString` keys, numbers as Swift
     /// compares them (an integer never equals a double).
     public static func == (a: BodyValue, b: BodyValue) -> Bool {
         switch (a, b) {

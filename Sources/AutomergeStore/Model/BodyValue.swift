@@ -20,9 +20,9 @@ import Foundation
 /// make no ops), so the richer values stay as they are.
 ///
 /// Strings and map keys are data, told apart by their Unicode scalars as
-/// JSON, Automerge and CouchDB tell them: a map's keys are ``ExactString``s,
-/// so that "é" (U+00E9) and "e\u{301}" are two keys, and two strings are
-/// equal only when their scalars are (see ``==(_:_:)``).
+/// JSON, Automerge and CouchDB tell them: a map's keys are `ExactString`
+/// values (StrictJSON's), so that "é" (U+00E9) and "e\u{301}" are two keys,
+/// and two strings are equal only when their scalars are (see ``==(_:_:)``).
 public enum BodyValue: Hashable, Sendable {
     case null
     case bool(Bool)

@@ -15,7 +15,10 @@ struct UnicodeBodyTests {
     @Test("StrictJSON keeps object keys that differ only in normalization, and tells such strings apart")
     func strictJSONKeepsBothKeys() throws {
         let json = try JSONParser.parse(#"{"\u00e9":1,"e\u0301":2,"a":3,"a":4}"#)
-        #expect(json == .object([ExactString(composed): .number("1"), ExactString(decomposed): .number("2"), "a": .number("4")]))
+        guard case .object(let members) = json else { Issue.record("not an object: \(json)"); return }
+        #expect(members.count == 3, "the same key written twice is one member")
+        #expect(members[ExactString(composed)] == .number("1") && members[ExactString(decomposed)] == .number("2"))
+        #expect(members["a"] == .number("4"))
         #expect(Array(json.serialized.utf8) == Array(#"{"a":4,"e\#u{301}":2,"\#u{E9}":1}"#.utf8), "keys in code point order")
         #expect(try JSONParser.parse(json.serialized) == json)
         #expect(JSONValue.string(composed) != .string(decomposed))
