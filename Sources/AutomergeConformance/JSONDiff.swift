@@ -64,7 +64,7 @@ public enum JSONDiff {
         guard lines.count < limit, a != b else { return }
         switch (a, b) {
         case (.object(let x), .object(let y)):
-            for key in Set((x.keys + y.keys).map(ExactString.init)).sorted() {
+            for key in Set((x.keys + y.keys).map { ExactString($0) }).sorted() {
                 let child = path + "." + key.escaped
                 switch (x[key.string], y[key.string]) {
                 case (let u?, let v?): collect(u, v, path: child, into: &lines, limit: limit)

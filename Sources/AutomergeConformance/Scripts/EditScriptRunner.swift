@@ -68,7 +68,7 @@ private struct Peers {
     }
 
     mutating func apply(_ step: EditScript.Step) throws {
-        let name = step.peer.map(ExactString.init) ?? first
+        let name = step.peer.map { ExactString($0) } ?? first
         if case .load(let slot, let actor) = step.action {
             guard let saved = slots[ExactString(slot)] else { throw EditScriptError(step: nil, "no saved slot '\(slot)'") }
             let loaded = try Document(saved.bytes)

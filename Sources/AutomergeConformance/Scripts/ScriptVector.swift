@@ -69,7 +69,7 @@ enum ScriptText {
     static func pretty(_ json: JSONValue) -> String {
         guard case .object(let members) = json else { return json.serialized + "\n" }
         let order = ["description", "peers", "steps", "result", "expected"]
-        let known = Set(order.map(ExactString.init))
+        let known = Set(order.map { ExactString($0) })
         let keys = order.filter { members[$0] != nil } + members.sortedByKey.map(\.key).filter { !known.contains(ExactString($0)) }
         let lines = keys.map { key -> String in
             let value = members[key]!

@@ -71,7 +71,7 @@ extension Harness {
                 Issue.record("not an object")
                 return
             }
-            #expect(object.keys.map(ExactString.init) == [ExactString(Self.composed), ExactString(Self.decomposed)])
+            #expect(object.keys.map { ExactString($0) } == [ExactString(Self.composed), ExactString(Self.decomposed)])
             #expect(JSONValue.object(object).serialized == #"{"e\#u{301}":2,"\#u{E9}":1}"#, "keys in UTF-8 byte order")
             #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(#"{"k": 1, "k": 2}"#) }
             #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(#"{"\#(Self.decomposed)": 1, "e\u0301": 2}"#) }
