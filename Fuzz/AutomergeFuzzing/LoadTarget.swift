@@ -45,7 +45,7 @@ enum LoadTarget {
 extension JSONValue {
     /// A member of an object.
     subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[ExactString(key)] }
+        if case .object(let members) = self { return members[key] }
         return nil
     }
 }

@@ -135,7 +135,7 @@ struct SyncBench: ParsableCommand {
             throw ValidationError("\(command) failed: \(String(decoding: output, as: UTF8.self))")
         }
         func number(_ key: String) throws -> Double {
-            guard case .number(let text)? = json[ExactString(key)], let value = Double(text) else { throw ValidationError("\(command): no \(key)") }
+            guard case .number(let text)? = json[key], let value = Double(text) else { throw ValidationError("\(command): no \(key)") }
             return value
         }
         guard case .bool(true)? = json["heads_equal"] else { throw ValidationError("\(command): Rust's peers did not converge") }

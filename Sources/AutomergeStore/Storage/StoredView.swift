@@ -74,9 +74,15 @@ struct StoredView {
 extension AttachmentMetadata {
     /// The metadata an `_attachments` entry holds, nil when it is malformed.
     init?(_ value: BodyValue) {
-        guard case .map(let fields) = value, case .string(let type)? = fields["content_type"],
-            case .int(let length)? = fields["length"], case .string(let digest)? = fields["digest"],
-            case .int(let revpos)? = fields["revpos"]
+        // One field at a time: the optimizer's type checker gave up on the
+        // four patterns over literal `ExactString` keys in one condition.
+        guard case .map(let fields) = value else { return nil }
+        let contentType: BodyValue? = fields[ExactString("content_type")]
+        let lengthField: BodyValue? = fields[ExactString("length")]
+        let digestField: BodyValue? = fields[ExactString("digest")]
+        let revposField: BodyValue? = fields[ExactString("revpos")]
+        guard case .string(let type)? = contentType, case .int(let length)? = lengthField,
+              case .string(let digest)? = digestField, case .int(let revpos)? = revposField
         else { return nil }
         self.init(type: type, length: length, digest: digest, revpos: revpos)
     }
