@@ -59,11 +59,20 @@ struct ActorTable: Sendable {
     }
 
     /// The indices of `newActors`, adding those that are new, with room made once.
+    ///
+    /// Room is made only past the current capacity, and then at least
+    /// doubled: reserving exactly what each call needs reallocated (and
+    /// rehashed) the whole table at every call, so a table fed a few actors
+    /// at a time, as the canonical-form proofs are, grew quadratically.
     mutating func intern(contentsOf newActors: some Collection<ActorId>) -> [UInt32] {
-        actors.reserveCapacity(actors.count + newActors.count)
-        orderKeys.reserveCapacity(actors.count + newActors.count)
-        actorBytes.reserveCapacity(actors.count + newActors.count)
-        indexOf.reserveCapacity(actors.count + newActors.count)
+        let needed = actors.count + newActors.count
+        if needed > actors.capacity {
+            let capacity = max(needed, 2 * actors.capacity)
+            actors.reserveCapacity(capacity)
+            orderKeys.reserveCapacity(capacity)
+            actorBytes.reserveCapacity(capacity)
+        }
+        if needed > indexOf.capacity { indexOf.reserveCapacity(max(needed, 2 * indexOf.capacity)) }
         return newActors.map { intern($0) }
     }
 
