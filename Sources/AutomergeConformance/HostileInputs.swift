@@ -185,7 +185,7 @@ public enum HostileInputs {
         let pairs = try (0..<max(1, ops / 2)).map { step in
             let doc = Document()
             doc.actor = ActorId(data: Data(actorBytes(step)))!
-            for value in [0, step] {
+            for value in [0, step + 1] {
                 try doc.put(obj: .ROOT, key: "k\(step)", value: .Uint(UInt64(value)))
                 doc.commitReproducibly()
             }
