@@ -23,7 +23,9 @@ struct HostileLoadWorkTests {
                 } else {
                     statistics = statistics + (try HostileInputs.deliver(bytes, family.delivery)).locked { $0.ops.opIdTableStatistics }
                 }
-                #expect(statistics.entries >= ops / 2, context)
+                // The many-actor families put root keys, which no op id table
+                // holds; their per-change costs are counted in ConcurrentActorsWorkTests.
+                if family.bytesPerRow > 0 { #expect(statistics.entries >= ops / 2, context) }
                 #expect(statistics.extraProbes <= 4 * statistics.entries, context)
                 #expect(statistics.denseSlots <= 4 * statistics.entries + 20 * statistics.tables, context)
             }
