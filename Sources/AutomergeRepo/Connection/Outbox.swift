@@ -7,7 +7,9 @@ import HummingbirdWebSocket
 /// connection hold more than `limit` bytes of replies. When a message would
 /// pass the bound the outbox closes and reports it, and the connection is
 /// dropped (a sync session recovers from a new connection; a queue that
-/// dropped single messages would stall it).
+/// dropped single messages would stall it). A server's outboxes also draw
+/// on one ``MemoryBudget``: when all of them together hold as much as it
+/// allows, the outbox that asks for more overflows the same way.
 final class Outbox: Sendable {
     private struct State {
         var queuedBytes = 0
@@ -20,11 +22,14 @@ final class Outbox: Sendable {
     /// The queued messages, for the connection's writer to drain.
     let messages: AsyncStream<[UInt8]>
     let limit: Int
+    private let budget: MemoryBudget?
     private let onOverflow: @Sendable () -> Void
 
-    /// An outbox of at most `limit` bytes; `onOverflow` runs once, when a message would pass it.
-    init(limit: Int, onOverflow: @escaping @Sendable () -> Void = {}) {
+    /// An outbox of at most `limit` bytes, drawn from `budget` when given;
+    /// `onOverflow` runs once, when a message would pass either.
+    init(limit: Int, budget: MemoryBudget? = nil, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
+        self.budget = budget
         self.onOverflow = onOverflow
         (messages, continuation) = AsyncStream.makeStream(of: [UInt8].self)
     }
@@ -34,7 +39,7 @@ final class Outbox: Sendable {
     func send(_ bytes: [UInt8]) -> Bool {
         let (accepted, overflowed) = state.withLockedValue { state -> (Bool, Bool) in
             guard !state.isClosed else { return (false, false) }
-            guard state.queuedBytes + bytes.count <= limit else {
+            guard state.queuedBytes + bytes.count <= limit, budget?.reserve(bytes.count) ?? true else {
                 state.isClosed = true
                 state.hasOverflowed = true
                 return (false, true)
@@ -47,9 +52,29 @@ final class Outbox: Sendable {
         return accepted
     }
 
+    /// Queues `bytes` only when no more than `backlog` bytes wait before
+    /// them, and never overflows for them: for messages that may be dropped
+    /// (ephemeral ones) rather than wait behind a peer that does not read.
+    @discardableResult
+    func sendUnlessBacklogged(_ bytes: [UInt8], backlog: Int) -> Bool {
+        let accepted = state.withLockedValue { state -> Bool in
+            guard !state.isClosed, state.queuedBytes <= backlog, state.queuedBytes + bytes.count <= limit,
+                  budget?.reserve(bytes.count) ?? true
+            else { return false }
+            state.queuedBytes += bytes.count
+            return true
+        }
+        if accepted { continuation.yield(bytes) }
+        return accepted
+    }
+
+    /// The bytes waiting to be written.
+    var queuedBytes: Int { state.withLockedValue { $0.queuedBytes } }
+
     /// The writer took `count` bytes off the queue.
     func written(_ count: Int) {
         state.withLockedValue { $0.queuedBytes -= count }
+        budget?.release(count)
     }
 
     /// Whether a message was refused for passing the bound: the peer does not read.
@@ -66,17 +91,48 @@ final class Outbox: Sendable {
 }
 
 extension Outbox {
+    /// The size of the frames a large message is written in: the peer's
+    /// pings, answered between them, do not wait behind the whole message,
+    /// and the connection's gate sees each one leave (see ``ConnectionGate``).
+    static let fragmentSize = 64 << 10
+
     /// Writes the queued messages, each as one binary WebSocket message,
-    /// until the outbox is closed and empty or the socket fails.
+    /// until the outbox is closed and empty or the socket fails. What is
+    /// still queued when it stops is given back to the budget.
     func drain(into outbound: WebSocketOutboundWriter) async {
+        defer { discardQueued() }
         for await bytes in messages {
-            written(bytes.count)
+            defer { written(bytes.count) }
             do {
-                try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                try await Self.write(bytes, to: outbound)
             } catch {
                 close()
                 return
             }
         }
+    }
+
+    private static func write(_ bytes: [UInt8], to outbound: WebSocketOutboundWriter) async throws {
+        guard bytes.count > fragmentSize else {
+            return try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+        }
+        try await outbound.withBinaryMessageWriter { writer in
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + fragmentSize, bytes.count)
+                try await writer(ByteBuffer(bytes: bytes[start..<end]))
+                start = end
+            }
+        }
+    }
+
+    /// Closes the outbox and gives back the bytes of what was never written.
+    private func discardQueued() {
+        close()
+        let left = state.withLockedValue { state -> Int in
+            defer { state.queuedBytes = 0 }
+            return state.queuedBytes
+        }
+        budget?.release(left)
     }
 }

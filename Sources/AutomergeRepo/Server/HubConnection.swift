@@ -1,4 +1,5 @@
 import AutomergeStore
+import NIOCore
 
 /// A connection's number, unique for the life of a ``RepoHub``.
 typealias ConnectionId = UInt64
@@ -8,19 +9,25 @@ typealias ConnectionId = UInt64
 final class HubConnection {
     let id: ConnectionId
     let outbox: Outbox
+    /// The socket, when there is one (tests drive the hub without).
+    let channel: (any Channel)?
     /// The joined peer; nil until the handshake is done.
     var peerId: PeerId?
     /// The peer's sync sessions with the stored documents.
     var syncPeer: DocumentSyncPeer?
     /// The documents the peer has synced or asked for on this connection.
     var documents: Set<DocumentId> = []
+    /// What the replies to the peer's own messages may cost before its next message waits.
+    var replies: ReplyAllowance
 
     /// The highest ephemeral `count` relayed per session of this peer.
     private var ephemeralCounts: [String: UInt64] = [:]
 
-    init(id: ConnectionId, outbox: Outbox) {
+    init(id: ConnectionId, outbox: Outbox, channel: (any Channel)?, replies: ReplyAllowance) {
         self.id = id
+        self.replies = replies
         self.outbox = outbox
+        self.channel = channel
     }
 
     /// Whether the handshake is done.
@@ -47,6 +54,9 @@ final class HubConnection {
 enum HubDisposition: Equatable {
     /// Read the next message.
     case keepReading
+    /// Read the next message after this long: the peer's replies have
+    /// cost more than its allowance (see ``ReplyAllowance``).
+    case pause(Duration)
     /// Stop reading and close once the outbox is written (the hub has queued
     /// an `error` or the peer said `leave`).
     case close

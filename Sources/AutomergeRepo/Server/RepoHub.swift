@@ -1,11 +1,15 @@
 import AutomergeStore
 import Foundation
 import Logging
+import NIOCore
 
 /// The sync server's state and its handling of each message: the
 /// connections, who wants which document, and each peer's sync sessions
-/// with the stored documents. One actor, so that the messages of every
-/// connection are handled one at a time, each connection's in arrival order.
+/// with the stored documents. Each connection's messages are handled one
+/// at a time, in arrival order; the document work they need (SQLite,
+/// Automerge) runs on the document's lane (``DocumentLanes``), off the
+/// actor, which meanwhile handles other connections' messages. What it
+/// looked up before such work is looked up again after it.
 ///
 /// What it accepts, ignores and refuses is in docs/decisions.md
 /// ("automerge-repo server").
@@ -15,6 +19,10 @@ actor RepoHub {
     let peerId: PeerId
     /// The storage id the server advertises: its datastore's replica id, stable across runs.
     let storageId: StorageId
+    /// The server's connections as its gates see them: a join marks its connection's handshake done.
+    let registry: ConnectionRegistry
+    /// Where document work runs.
+    let lanes: DocumentLanes
     private let logger: Logger
     private var connections: [ConnectionId: HubConnection] = [:]
     private var connectionOfPeer: [PeerId: ConnectionId] = [:]
@@ -22,19 +30,31 @@ actor RepoHub {
     private var subscribers: [DocumentId: Set<ConnectionId>] = [:]
     private var nextConnectionId: ConnectionId = 0
 
-    init(datastore: Datastore, configuration: RepoServerConfiguration, logger: Logger) {
+    init(datastore: Datastore, configuration: RepoServerConfiguration, registry: ConnectionRegistry,
+         lanes: DocumentLanes, logger: Logger)
+    {
         self.datastore = datastore
         self.configuration = configuration
+        self.registry = registry
+        self.lanes = lanes
         peerId = configuration.peerId ?? PeerId("storage-server-\(UUID().uuidString.lowercased())")
         storageId = StorageId(datastore.replicaId)
         self.logger = logger
     }
 
-    /// Registers a new connection writing to `outbox`.
-    func connect(outbox: Outbox) -> ConnectionId {
+    /// Registers a new connection on `channel` writing to `outbox`.
+    func connect(outbox: Outbox, channel: (any Channel)? = nil) -> ConnectionId {
         nextConnectionId += 1
-        connections[nextConnectionId] = HubConnection(id: nextConnectionId, outbox: outbox)
+        connections[nextConnectionId] = HubConnection(
+            id: nextConnectionId, outbox: outbox, channel: channel,
+            replies: ReplyAllowance(bytesPerSecond: configuration.replyBytesPerSecond, burst: configuration.replyBurstBytes))
         return nextConnectionId
+    }
+
+    /// Sends connection `id` an error with `reason` and closes it.
+    func refuse(_ id: ConnectionId, _ reason: String) {
+        guard let connection = connections[id] else { return }
+        _ = refuse(connection, reason)
     }
 
     /// Forgets the connection and closes its outbox.
@@ -52,7 +72,7 @@ actor RepoHub {
     func isConnected(_ peer: PeerId) -> Bool { connectionOfPeer[peer] != nil }
 
     /// Handles one WebSocket message from connection `id`.
-    func receive(_ bytes: [UInt8], from id: ConnectionId) -> HubDisposition {
+    func receive(_ bytes: [UInt8], from id: ConnectionId) async -> HubDisposition {
         guard let connection = connections[id] else { return .close }
         let message: RepoMessage
         do {
@@ -61,7 +81,7 @@ actor RepoHub {
             return refuse(connection, "malformed message: \(error)")
         }
         guard connection.hasJoined else { return join(connection, with: message) }
-        return handle(message, from: connection)
+        return await handle(message, from: connection)
     }
 
     /// Queues `error` with `reason` and closes the connection's outbox.
@@ -83,15 +103,21 @@ actor RepoHub {
             return refuse(connection, "unsupported protocol versions \(versions ?? []); this server speaks \"1\"")
         }
         if let previous = connectionOfPeer[sender], let old = connections[previous] {
-            // A peer that reconnects before its old socket timed out: the new connection wins, as in automerge-repo.
+            // A peer that reconnects before its old socket timed out: the new
+            // connection wins, as in automerge-repo; the old one is told why
+            // and closed, never left open and silently without updates.
+            _ = refuse(old, "peer \(sender) joined again on another connection")
             disconnect(old.id)
         }
         connection.peerId = sender
         // A peer without a kept name (ephemeral, or no storage) has its states for this connection only.
         let kept = metadata?.syncStateName
         connection.syncPeer = DocumentSyncPeer(datastore: datastore, peer: kept ?? "automerge-repo:peer:\(sender)",
-                                               persistsSyncStates: kept != nil)
+                                               persistsSyncStates: kept != nil,
+                                               heldChangeLimits: configuration.heldChangeLimits,
+                                               syncStatesPerDocument: configuration.maximumSyncStatesPerDocument)
         connectionOfPeer[sender] = connection.id
+        if let channel = connection.channel { registry.markJoined(channel) }
         connection.send(.peer(senderId: peerId, selectedProtocolVersion: RepoMessage.protocolVersion1, targetId: sender,
                               peerMetadata: PeerMetadata(storageId: storageId, isEphemeral: false)))
         return .keepReading
@@ -99,15 +125,17 @@ actor RepoHub {
 
     // MARK: Messages after the handshake
 
-    private func handle(_ message: RepoMessage, from connection: HubConnection) -> HubDisposition {
+    private func handle(_ message: RepoMessage, from connection: HubConnection) async -> HubDisposition {
         switch message {
         case .sync(let sender, let target, let document, let data),
             .request(let sender, let target, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
-            if case .request = message, !((try? datastore.containsDocument(document.description)) ?? false) {
-                return answerUnavailable(document, to: connection)
+            if case .request = message {
+                let datastore = datastore
+                let stored = try? await lanes.run(document) { try datastore.containsDocument(document.description) }
+                guard stored == true else { return answerUnavailable(document, to: connection) }
             }
-            return sync(document, data, from: connection)
+            return await sync(document, data, from: connection)
         case .ephemeral(let sender, let target, let count, let session, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             relayEphemeral(sender: sender, count: count, session: session, document: document, data: data,
@@ -159,37 +187,53 @@ actor RepoHub {
     }
 
     /// Applies the peer's sync message (stored before anything is answered),
-    /// answers it, and offers what changed to the document's other followers.
-    private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection) -> HubDisposition {
+    /// answers it, and offers what changed to the document's other
+    /// followers. The answer is charged to the connection's allowance.
+    private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection) async -> HubDisposition {
         guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
+        guard let syncPeer = connection.syncPeer, let peer = connection.peerId else { return .close }
         let outcome: DocumentSyncOutcome
         do {
-            outcome = try connection.syncPeer!.receiveSyncMessage(Data(data), docId: document.description)
+            outcome = try await lanes.run(document) { try syncPeer.receiveSyncMessage(Data(data), docId: document.description) }
         } catch let error as ReplicationError {
             return refuse(connection, "document \(document): \(error)")
         } catch {
             logger.error("storage failed", metadata: ["document": "\(document)", "error": "\(error)"])
             return refuse(connection, "the server could not store document \(document)")
         }
+        var pause = Duration.zero
         if let reply = outcome.reply {
-            connection.send(.sync(senderId: peerId, targetId: connection.peerId!, documentId: document, data: Array(reply)))
+            connection.send(.sync(senderId: peerId, targetId: peer, documentId: document, data: Array(reply)))
+            pause = connection.replies.charge(reply.count, at: .now)
         }
-        if outcome.changed { offer(document, except: connection.id) }
-        return .keepReading
+        if outcome.changed { await offer(document, except: connection.id) }
+        return pause > .zero ? .pause(pause) : .keepReading
     }
 
     /// Sends each other follower of `document` the sync message it now needs.
-    private func offer(_ document: DocumentId, except sender: ConnectionId) {
-        for id in subscribers[document] ?? [] where id != sender {
-            guard let follower = connections[id], let syncPeer = follower.syncPeer, !follower.outbox.isClosed else {
-                continue
+    private func offer(_ document: DocumentId, except sender: ConnectionId) async {
+        let followers = (subscribers[document] ?? []).compactMap { id -> (HubConnection, DocumentSyncPeer)? in
+            guard id != sender, let follower = connections[id], let syncPeer = follower.syncPeer,
+                  !follower.outbox.isClosed else { return nil }
+            return (follower, syncPeer)
+        }
+        guard !followers.isEmpty else { return }
+        let peers = followers.map(\.1)
+        let messages: [Result<Data?, any Error>]
+        do {
+            messages = try await lanes.run(document) {
+                peers.map { peer in Result { try peer.generateSyncMessage(docId: document.description) } }
             }
-            do {
-                if let message = try syncPeer.generateSyncMessage(docId: document.description) {
-                    follower.send(.sync(senderId: peerId, targetId: follower.peerId!, documentId: document,
-                                        data: Array(message)))
-                }
-            } catch {
+        } catch {
+            return  // the lanes stopped: the server is going away
+        }
+        for ((follower, _), message) in zip(followers, messages) {
+            switch message {
+            case .success(let message?):
+                follower.send(.sync(senderId: peerId, targetId: follower.peerId!, documentId: document, data: Array(message)))
+            case .success(nil):
+                continue
+            case .failure(let error):
                 logger.error("cannot offer a change", metadata: ["document": "\(document)", "error": "\(error)"])
             }
         }
@@ -200,11 +244,17 @@ actor RepoHub {
     private func relayEphemeral(sender: PeerId, count: UInt64, session: String, document: DocumentId, data: [UInt8],
                                 from connection: HubConnection)
     {
+        guard data.count <= configuration.maximumEphemeralMessageSize else {
+            logger.debug("ephemeral message dropped: too large", metadata: ["peer": "\(sender)", "bytes": "\(data.count)"])
+            return
+        }
         guard connection.acceptEphemeral(session: session, count: count) else { return }
+        // Dropped, not queued, for a follower that has not read what it was sent before.
         for id in subscribers[document] ?? [] where id != connection.id {
             guard let follower = connections[id], let target = follower.peerId else { continue }
-            follower.send(.ephemeral(senderId: sender, targetId: target, count: count, sessionId: session,
-                                     documentId: document, data: data))
+            let message = RepoMessage.ephemeral(senderId: sender, targetId: target, count: count, sessionId: session,
+                                                documentId: document, data: data)
+            follower.outbox.sendUnlessBacklogged(message.encoded(), backlog: configuration.maximumEphemeralBacklog)
         }
     }
 }

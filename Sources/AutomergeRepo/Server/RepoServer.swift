@@ -1,9 +1,11 @@
 import AutomergeStore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// An automerge-repo sync server: peers of the automerge-repo network
@@ -27,6 +29,12 @@ public final class RepoServer: Service, Sendable {
     /// How the server listens and what it allows each connection.
     public let configuration: RepoServerConfiguration
     let hub: RepoHub
+    /// Every open connection, for the caps and the shutdown.
+    let registry: ConnectionRegistry
+    /// What all connections' received, unhandled bytes draw on.
+    let inboundBudget: MemoryBudget
+    /// What all connections' queued replies draw on.
+    let outboundBudget: MemoryBudget
     private let logger: Logger
     private let port = NIOLockedValueBox<PortState>(PortState())
 
@@ -36,14 +44,21 @@ public final class RepoServer: Service, Sendable {
         var stopped = false
     }
 
-    /// A server of the documents in `datastore`.
+    /// A server of the documents in `datastore`, whose document work
+    /// (SQLite, Automerge) runs on `threadPool`: NIO's shared blocking pool
+    /// unless the host gives its own.
     public init(datastore: Datastore, configuration: RepoServerConfiguration = RepoServerConfiguration(),
-                logger: Logger = Logger(label: "automerge.repo.server"))
+                logger: Logger = Logger(label: "automerge.repo.server"), threadPool: NIOThreadPool = .singleton)
     {
         self.datastore = datastore
         self.configuration = configuration
         self.logger = logger
-        hub = RepoHub(datastore: datastore, configuration: configuration, logger: logger)
+        registry = ConnectionRegistry(maximumConnections: configuration.maximumConnections,
+                                      maximumConnectionsPerAddress: configuration.maximumConnectionsPerAddress)
+        inboundBudget = MemoryBudget(limit: configuration.maximumInboundBytes)
+        outboundBudget = MemoryBudget(limit: configuration.maximumOutboundBytes)
+        hub = RepoHub(datastore: datastore, configuration: configuration, registry: registry,
+                      lanes: DocumentLanes(pool: threadPool), logger: logger)
         datastore.documentCacheByteLimit = configuration.documentCacheBytes
     }
 
@@ -51,16 +66,19 @@ public final class RepoServer: Service, Sendable {
     public var peerId: PeerId { hub.peerId }
 
     /// Listens and serves until the task is cancelled or, inside a
-    /// `ServiceGroup`, a graceful shutdown: open WebSockets are closed
-    /// (each after its messages in hand are handled) and the call returns.
+    /// `ServiceGroup`, a graceful shutdown: connections that never joined
+    /// close at once, open WebSockets are asked to close (each after its
+    /// messages in hand are handled), those still open after
+    /// ``RepoServerConfiguration/shutdownGracePeriod`` are closed, and the call returns.
     public func run() async throws {
         let application = Application(
             router: Router(),
-            server: .http1WebSocketUpgrade(configuration: upgradeConfiguration) { [hub, configuration] _, channel, _ in
-                .upgrade([:]) { inbound, outbound, _ in
-                    try await Self.serve(inbound: inbound, outbound: outbound, channel: channel, hub: hub,
-                                         configuration: configuration)
-                }
+            server: HTTPServerBuilder { [self] responder in
+                GatedChildChannel(inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: upgradeConfiguration,
+                    shouldUpgrade: { [self] _, channel, _ in
+                        .upgrade([:]) { inbound, outbound, _ in await self.serve(inbound, outbound, on: channel) }
+                    }), makeGate: makeGate)
             },
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: nil, backlog: configuration.backlog),
@@ -68,7 +86,15 @@ public final class RepoServer: Service, Sendable {
             logger: logger
         )
         defer { Self.announce(nil, to: port) }
-        try await application.run()
+        try await withGracefulShutdownHandler {
+            try await application.run()
+        } onGracefulShutdown: { [registry, configuration] in
+            registry.drain()
+            Task {
+                try? await Task.sleep(for: configuration.shutdownGracePeriod)
+                registry.closeAll()
+            }
+        }
     }
 
     /// Runs the server until SIGTERM or SIGINT, then shuts down as ``run()`` does.
@@ -119,41 +145,32 @@ public final class RepoServer: Service, Sendable {
     }
 
     private var upgradeConfiguration: HTTP1WebSocketUpgradeChannel.Configuration {
+        // No WSCore keep-alive: the connection's gate keeps it (see ConnectionGate).
         HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(),
-            ws: WebSocketServerConfiguration(maxFrameSize: configuration.maximumMessageSize,
-                                             autoPing: .enabled(timePeriod: configuration.keepAliveInterval))
+            ws: WebSocketServerConfiguration(maxFrameSize: configuration.maximumMessageSize, autoPing: .disabled)
         )
     }
 
-    /// One connection: reads messages into the hub while a second task writes its outbox.
-    /// A peer whose replies overflow its outbox does not read: its socket is
-    /// closed at once, since a close handshake would wait behind the unread bytes.
-    private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel,
-                              hub: RepoHub,
-                              configuration: RepoServerConfiguration) async throws
-    {
-        let outbox = Outbox(limit: configuration.maximumQueuedBytes) { channel.close(promise: nil) }
-        let id = await hub.connect(outbox: outbox)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await outbox.drain(into: outbound) }
-            defer { group.cancelAll() }
-            do {
-                for try await message in inbound.messages(maxSize: configuration.maximumMessageSize) {
-                    guard case .binary(let buffer) = message else {
-                        _ = await hub.receive([], from: id)  // a text frame is malformed: refused like one
-                        break
-                    }
-                    if await hub.receive(Array(buffer.readableBytesView), from: id) == .close { break }
-                    if outbox.hasOverflowed { break }
-                }
-            } catch {
-                // The socket closed or broke (WSCore has answered protocol errors already).
-            }
-            await hub.disconnect(id)
-            if outbox.hasOverflowed { group.cancelAll() }  // the socket is closed: drop what is queued
-            await group.next()
-        }
+    @Sendable private func makeGate() -> ConnectionGate {
+        let perConnection = max(configuration.maximumInboundBytesPerConnection, configuration.maximumMessageSize + 65536)
+        return ConnectionGate(
+            registry: registry, meter: InboundMeter(budget: inboundBudget, limit: perConnection),
+            timing: ConnectionGate.Timing(handshake: TimeAmount(configuration.handshakeTimeout),
+                                          keepAlive: TimeAmount(configuration.keepAliveInterval),
+                                          message: TimeAmount(configuration.messageTimeout)),
+            logger: logger)
+    }
+
+    /// One upgraded connection, until it ends. A peer whose replies overflow
+    /// its outbox does not read: its socket is closed at once, since a
+    /// close handshake would wait behind the unread bytes.
+    private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, on channel: any Channel) async {
+        guard let meter = registry.meter(of: channel) else { return }  // closed before it was upgraded
+        let outbox = Outbox(limit: configuration.maximumQueuedBytes, budget: outboundBudget) { channel.close(promise: nil) }
+        await ConnectionSession(hub: hub, channel: channel, meter: meter, outbox: outbox,
+                                maximumMessageSize: configuration.maximumMessageSize)
+            .run(inbound: inbound, outbound: outbound)
     }
 }
 

@@ -1,4 +1,14 @@
-/// How a ``RepoServer`` listens and what it allows each connection.
+import AutomergeStore
+
+/// How a ``RepoServer`` listens and what it allows each connection, and
+/// all of them together.
+///
+/// The limits keep one peer, or many, from taking the service from the
+/// others: what a connection may send and have queued, how long it may
+/// take to join and to finish a message, and how many connections may be
+/// open. The defaults suit a server on its own machine; the memory the
+/// server holds stays near `documentCacheBytes + maximumInboundBytes +
+/// maximumOutboundBytes`.
 public struct RepoServerConfiguration: Sendable {
     /// The address to listen on; `127.0.0.1` unless told otherwise.
     public var host: String
@@ -14,9 +24,10 @@ public struct RepoServerConfiguration: Sendable {
     /// an `error` and is disconnected, so that one peer cannot make the
     /// server hold a sync session for every id it can invent.
     public var maximumDocumentsPerConnection: Int
-    /// How often the server pings each WebSocket; a peer that has not
-    /// answered the previous ping by the next is disconnected (the keep-alive
-    /// of automerge-repo's WebSocket server, every 5 seconds by default).
+    /// How often the server pings each WebSocket. A peer that neither sends
+    /// anything (a pong, a message) nor takes anything the server writes
+    /// for a whole interval after a ping is disconnected; a slow reader
+    /// still taking a large reply is not.
     public var keepAliveInterval: Duration
     /// The most connections the kernel queues before the server accepts
     /// them (within its own cap, `net.core.somaxconn`: 4096 on Linux by
@@ -31,13 +42,69 @@ public struct RepoServerConfiguration: Sendable {
     public var documentCacheBytes: Int
     /// The peer id the server goes by; a random `storage-server-…` id unless given.
     public var peerId: PeerId?
+    /// The most connections open at once; more are closed as they open.
+    public var maximumConnections: Int
+    /// The most connections open at once from one IP address.
+    public var maximumConnectionsPerAddress: Int
+    /// How long a connection has, from its opening, to finish the WebSocket
+    /// upgrade and send `join`; one that has not is closed.
+    public var handshakeTimeout: Duration
+    /// How long a message may take to arrive, from its first byte to its
+    /// last; a connection with one unfinished past it is closed.
+    public var messageTimeout: Duration
+    /// The most bytes one connection may have received and not yet had
+    /// handled (a message arriving, messages waiting their turn); a
+    /// connection past it is closed. At least ``maximumMessageSize``.
+    public var maximumInboundBytesPerConnection: Int
+    /// The most bytes all connections together may have received and not
+    /// yet had handled; the connection whose bytes would pass it is closed.
+    public var maximumInboundBytes: Int
+    /// The most bytes of replies all connections together may have waiting
+    /// to be written; the connection whose reply would pass it is closed, as
+    /// for ``maximumQueuedBytes``.
+    public var maximumOutboundBytes: Int
+    /// The largest ephemeral message relayed; larger ones are dropped.
+    public var maximumEphemeralMessageSize: Int
+    /// An ephemeral message is dropped for a follower that has more than
+    /// this many bytes waiting to be written to it: it is not reading.
+    public var maximumEphemeralBacklog: Int
+    /// The rate at which the replies to a connection's own messages may
+    /// be sent, in bytes a second, past ``replyBurstBytes``: a connection
+    /// whose replies cost more waits before its next message is handled
+    /// (a peer asking for a whole document again and again).
+    public var replyBytesPerSecond: Int
+    /// The bytes of replies a connection may draw at once before ``replyBytesPerSecond`` applies.
+    public var replyBurstBytes: Int
+    /// How many changes each peer may send ahead of a document's history
+    /// (their dependencies missing); they are held for the peer's
+    /// connection only, never stored, and a peer past the limits is refused.
+    public var heldChangeLimits: HeldChangeLimits
+    /// The most peers whose sync state a document keeps saved; past it the
+    /// least recently saved goes (that peer, back, syncs from the start).
+    public var maximumSyncStatesPerDocument: Int
+    /// How long a shutdown waits for open WebSockets to close after it has
+    /// asked them to (connections that never joined close at once); those
+    /// still open then are closed.
+    public var shutdownGracePeriod: Duration
 
     /// A configuration with the defaults above: 32 MiB messages and queues,
-    /// 100,000 documents per connection, a ping every 5 seconds, 4096 connections queued.
+    /// 100,000 documents per connection, a ping every 5 seconds, 4096
+    /// connections queued; 10,000 connections, 1,000 from one address; 10
+    /// seconds to join, 120 for a message; 64 MiB received and unhandled per
+    /// connection, 512 MiB in all, 512 MiB of replies in all; ephemeral
+    /// messages of 256 KiB, dropped behind 1 MiB of backlog; replies at 16
+    /// MiB a second past a burst of 128 MiB; the default ``HeldChangeLimits``;
+    /// 1,000 saved sync states per document; 5 seconds of grace at shutdown.
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
                 keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, documentCacheBytes: Int = 1 << 30,
-                peerId: PeerId? = nil)
+                peerId: PeerId? = nil, maximumConnections: Int = 10_000, maximumConnectionsPerAddress: Int = 1_000,
+                handshakeTimeout: Duration = .seconds(10), messageTimeout: Duration = .seconds(120),
+                maximumInboundBytesPerConnection: Int = 64 << 20, maximumInboundBytes: Int = 512 << 20,
+                maximumOutboundBytes: Int = 512 << 20, maximumEphemeralMessageSize: Int = 256 << 10,
+                maximumEphemeralBacklog: Int = 1 << 20, replyBytesPerSecond: Int = 16 << 20,
+                replyBurstBytes: Int = 128 << 20, heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
+                maximumSyncStatesPerDocument: Int = 1_000, shutdownGracePeriod: Duration = .seconds(5))
     {
         self.host = host
         self.port = port
@@ -48,5 +115,19 @@ public struct RepoServerConfiguration: Sendable {
         self.backlog = backlog
         self.documentCacheBytes = documentCacheBytes
         self.peerId = peerId
+        self.maximumConnections = maximumConnections
+        self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
+        self.handshakeTimeout = handshakeTimeout
+        self.messageTimeout = messageTimeout
+        self.maximumInboundBytesPerConnection = maximumInboundBytesPerConnection
+        self.maximumInboundBytes = maximumInboundBytes
+        self.maximumOutboundBytes = maximumOutboundBytes
+        self.maximumEphemeralMessageSize = maximumEphemeralMessageSize
+        self.maximumEphemeralBacklog = maximumEphemeralBacklog
+        self.replyBytesPerSecond = replyBytesPerSecond
+        self.replyBurstBytes = replyBurstBytes
+        self.heldChangeLimits = heldChangeLimits
+        self.maximumSyncStatesPerDocument = maximumSyncStatesPerDocument
+        self.shutdownGracePeriod = shutdownGracePeriod
     }
 }

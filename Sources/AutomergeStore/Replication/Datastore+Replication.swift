@@ -44,11 +44,19 @@ final class ReplicationSyncStates {
     let persistent: Bool
     /// By document id, told apart by scalars: "é" and "e\u{301}" are two documents.
     private var states: [ExactString: SyncState] = [:]
+    /// What the peer sent ahead of each document's history.
+    var held: HeldChanges
+    /// The most sync states kept per document, of all peers (nil: no limit).
+    let statesPerDocument: Int?
 
-    init(peer: String, readOnly: Bool, persistent: Bool = true) {
+    init(peer: String, readOnly: Bool, persistent: Bool = true, heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
+         statesPerDocument: Int? = nil)
+    {
         self.peer = peer
         self.readOnly = readOnly
         self.persistent = persistent
+        self.statesPerDocument = statesPerDocument
+        held = HeldChanges(limits: heldChangeLimits)
     }
 
     /// The document's state: the persisted one (a new session starts from
@@ -116,11 +124,7 @@ extension Datastore {
         var named: [AttachmentDigest]?
         if case .receive(_, let message) = step {
             let before = document.heads()
-            do {
-                try document.receiveSyncMessage(state: state, message: message)
-            } catch {
-                throw ReplicationError.protocolViolation("document '\(docId)': \(error)")
-            }
+            try receive(message, into: document, state: state, docId: docId, states: states)
             if document.heads() != before {
                 let saved = try row.map { try update($0, document: document, since: before, db) }
                     ?? insert(docId, document: document, db)
@@ -141,6 +145,23 @@ extension Datastore {
         return outcome
     }
 
+    /// Applies the peer's message, after the changes it sent before that
+    /// were waiting for their dependencies; those that still wait leave
+    /// the document for the session's ``HeldChanges``. On a throw the
+    /// caller's transaction rolls back and the document leaves the cache.
+    private func receive(_ message: Data, into document: Document, state: SyncState, docId: String,
+                         states: ReplicationSyncStates) throws
+    {
+        let held = states.held.take(docId)
+        do {
+            if !held.isEmpty { try document.applyEncodedChanges(encoded: Data(held.joined())) }
+            try document.receiveSyncMessage(state: state, message: message)
+        } catch {
+            throw ReplicationError.protocolViolation("document '\(docId)': \(error)")
+        }
+        try states.held.hold(document.takeQueuedChanges(), for: docId)
+    }
+
     /// Saves the document's sync state, and that the peer holds its
     /// `current` revision when the heads both share are that revision's.
     private func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64),
@@ -151,7 +172,7 @@ extension Datastore {
         let generation = (try? RevisionId.generation(of: current.revId)) ?? 0
         let peerHoldsIt = RevisionId.make(heads: state.sharedHeads, generation: generation) == current.revId
         try ReplicationLedger.save(syncState: state.encode(), heldSequence: peerHoldsIt ? current.sequence : nil,
-                                   peer: peer, docId: docId, db)
+                                   peer: peer, docId: docId, keepingAtMost: states.statesPerDocument, db)
     }
 
     private func attachmentDigests(of document: Document) throws -> [AttachmentDigest] {

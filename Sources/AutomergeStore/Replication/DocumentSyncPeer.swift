@@ -22,19 +22,28 @@ public final class DocumentSyncPeer: @unchecked Sendable {
     public let peer: String
     private let states: ReplicationSyncStates
 
-    /// Sync sessions of `peer` with the documents of `datastore`.
-    public init(datastore: Datastore, peer: String, persistsSyncStates: Bool) {
+    /// Sync sessions of `peer` with the documents of `datastore`. Changes
+    /// the peer sends ahead of a document's history are held here, within
+    /// `heldChangeLimits`, and dropped with this object. With
+    /// `syncStatesPerDocument`, a document keeps the saved states of that
+    /// many peers at most, the most recently saved (a peer that comes back
+    /// after its state went syncs from the start).
+    public init(datastore: Datastore, peer: String, persistsSyncStates: Bool,
+                heldChangeLimits: HeldChangeLimits = HeldChangeLimits(), syncStatesPerDocument: Int? = nil)
+    {
         self.datastore = datastore
         self.peer = peer
-        states = ReplicationSyncStates(peer: peer, readOnly: false, persistent: persistsSyncStates)
+        states = ReplicationSyncStates(peer: peer, readOnly: false, persistent: persistsSyncStates,
+                                       heldChangeLimits: heldChangeLimits, statesPerDocument: syncStatesPerDocument)
     }
 
     /// Applies the peer's sync message to the document `docId` (creating
     /// the document when the message brings its first changes) and returns
     /// the answer to send back, if any.
     /// - Throws: ``ReplicationError/protocolViolation(_:)`` for a message that
-    ///   is not a sync message or carries changes that do not apply (nothing
-    ///   is written), and ``StoreError`` for storage failures.
+    ///   is not a sync message, carries changes that do not apply, or brings
+    ///   the changes held for their dependencies past the limits (nothing is
+    ///   written), and ``StoreError`` for storage failures.
     public func receiveSyncMessage(_ message: Data, docId: String) throws -> DocumentSyncOutcome {
         let outcome = try datastore.replicate([.receive(docId: docId, message: message)], states: states)[0]
         return DocumentSyncOutcome(reply: outcome.reply, changed: outcome.written != nil)

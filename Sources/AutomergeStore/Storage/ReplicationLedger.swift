@@ -28,12 +28,31 @@ enum ReplicationLedger {
 
     /// Saves a document's sync state and, when given, the sequence of a
     /// revision the peer holds (the record keeps the latest it was told).
-    static func save(syncState: Data, heldSequence: Int64?, peer: String, docId: String, _ db: GRDB.Database) throws {
+    static func save(syncState: Data, heldSequence: Int64?, peer: String, docId: String,
+                     keepingAtMost limit: Int? = nil, _ db: GRDB.Database) throws
+    {
+        let isNew = try Bool.fetchOne(db, sql: "SELECT 1 FROM replication_documents WHERE peer = ? AND docId = ?",
+                                      arguments: [peer, docId]) == nil
         try db.cachedStatement(sql: """
-            INSERT INTO replication_documents (peer, docId, syncState, syncedSequence) VALUES (?, ?, ?, ?)
+            INSERT INTO replication_documents (peer, docId, syncState, syncedSequence, savedAt)
+            VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(savedAt), 0) + 1 FROM replication_documents WHERE docId = ?))
             ON CONFLICT (peer, docId) DO UPDATE SET syncState = excluded.syncState,
-                syncedSequence = MAX(syncedSequence, excluded.syncedSequence)
-            """).execute(arguments: [peer, docId, syncState, heldSequence ?? 0])
+                syncedSequence = MAX(syncedSequence, excluded.syncedSequence), savedAt = excluded.savedAt
+            """).execute(arguments: [peer, docId, syncState, heldSequence ?? 0, docId])
+        if isNew, let limit { try keep(atMost: limit, statesOf: docId, db) }
+    }
+
+    /// Deletes the least recently saved sync states of `docId` past the
+    /// newest `limit`: their peers, should they come back, sync from the
+    /// start (a longer exchange, nothing lost).
+    private static func keep(atMost limit: Int, statesOf docId: String, _ db: GRDB.Database) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM replication_documents WHERE docId = ?",
+                                     arguments: [docId]) ?? 0
+        guard count > limit else { return }
+        try db.execute(sql: """
+            DELETE FROM replication_documents WHERE docId = ? AND peer IN (
+                SELECT peer FROM replication_documents WHERE docId = ? ORDER BY savedAt LIMIT ?)
+            """, arguments: [docId, docId, count - limit])
     }
 
     /// The documents changed after the peer's checkpoint whose current

@@ -106,6 +106,14 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v7: sync states are kept per document in the order last saved, so
+        // that the oldest can go when a document has more than its limit.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: """
+                ALTER TABLE replication_documents ADD COLUMN savedAt INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX replication_documents_by_document ON replication_documents (docId, savedAt);
+                """)
+        }
         return migrator
     }
 

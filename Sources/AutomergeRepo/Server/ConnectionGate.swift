@@ -1,0 +1,122 @@
+import Logging
+import NIOCore
+
+/// The first handler of every connection, next to the socket, where
+/// nothing the documents are doing can hold it up: it admits the
+/// connection under the server's caps, closes it when its peer has not
+/// joined in time or a message takes too long to arrive, counts the bytes
+/// it receives into its ``InboundMeter``, and keeps it alive.
+///
+/// Keep-alive: once the peer has joined, the gate pings it every interval
+/// (an unmasked ping frame written straight to the socket, between whole
+/// frames). A peer is alive while it sends anything (a pong, a message) or
+/// takes what the server writes: a reader too slow to have read the ping,
+/// still reading a large reply, is not closed for it. One that does
+/// neither for a whole interval after a ping is closed.
+///
+/// The gate reads and writes the bytes on the wire: behind TLS it must sit
+/// after the TLS handler.
+final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// The gate's deadlines.
+    struct Timing {
+        var handshake: TimeAmount
+        var keepAlive: TimeAmount
+        var message: TimeAmount
+        /// Bytes a connection may hold for ever (see ``InboundMeter/forgive(upTo:)``).
+        var forgivenBytes = 4096
+    }
+
+    private static let pingFrame: [UInt8] = [0x89, 0x00]
+
+    private let registry: ConnectionRegistry
+    private let meter: InboundMeter
+    private let timing: Timing
+    private let logger: Logger
+    private var openedAt = NIODeadline.now()
+    private var lastHeard = NIODeadline.now()
+    private var lastWritten = NIODeadline.now()
+    private var lastTick = NIODeadline.now()
+    private var pingOutstanding = false
+    private var ticks: RepeatedTask?
+    private var isAdmitted = false
+
+    init(registry: ConnectionRegistry, meter: InboundMeter, timing: Timing, logger: Logger) {
+        self.registry = registry
+        self.meter = meter
+        self.timing = timing
+        self.logger = logger
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if let refusal = registry.admit(context.channel, meter: meter) {
+            logger.info("connection refused", metadata: ["reason": "\(refusal)"])
+            context.close(promise: nil)
+            return
+        }
+        isAdmitted = true
+        openedAt = .now()
+        lastHeard = openedAt
+        lastWritten = openedAt
+        lastTick = openedAt
+        let period = min(timing.keepAlive, timing.handshake)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        ticks = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in
+            let (gate, context) = loopBound.value
+            gate.tick(context)
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        ticks?.cancel()
+        ticks = nil
+        meter.close()
+        if isAdmitted { registry.remove(context.channel) }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        lastHeard = .now()
+        guard meter.received(buffer.readableBytes, at: lastHeard) else {
+            logger.info("connection closed", metadata: ["reason": "it holds more unhandled bytes than allowed"])
+            context.close(promise: nil)
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let written = promise ?? context.eventLoop.makePromise()
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        written.futureResult.whenSuccess { loopBound.value.lastWritten = .now() }
+        context.write(data, promise: written)
+    }
+
+    private func tick(_ context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        defer { lastTick = now }
+        meter.forgive(upTo: timing.forgivenBytes)
+        guard registry.hasJoined(context.channel) else {
+            if now - openedAt >= timing.handshake { close(context, "no join within \(timing.handshake)") }
+            return  // before the upgrade, a ping would be read as HTTP
+        }
+        if let since = meter.unfinishedSince, now - since >= timing.message {
+            return close(context, "a message took longer than \(timing.message) to arrive")
+        }
+        let alive = lastHeard > lastTick || lastWritten > lastTick
+        if pingOutstanding, !alive { return close(context, "no answer to a ping") }
+        pingOutstanding = true
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Self.pingFrame)), promise: nil)
+    }
+
+    private func close(_ context: ChannelHandlerContext, _ reason: String) {
+        logger.info("connection closed", metadata: ["reason": "\(reason)"])
+        context.close(promise: nil)
+    }
+}
