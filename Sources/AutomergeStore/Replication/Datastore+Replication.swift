@@ -34,20 +34,24 @@ struct ReplicationStepOutcome {
 }
 
 /// A session's sync states, one per document, loaded from the ledger on
-/// first use (when persistent). Used only inside write transactions, which
-/// the datastore serializes.
-final class ReplicationSyncStates {
+/// first use (when persistent), and the changes its peer sent ahead of
+/// their documents' histories. Thread-safe: a replication uses it inside
+/// write transactions, which the datastore serializes, and a sync server
+/// (``DocumentSyncPeer``) from the lanes of several documents at once,
+/// each document's state from one lane at a time.
+final class ReplicationSyncStates: @unchecked Sendable {
     let peer: String
     /// Whether this side ignores the changes the peer sends (it only pushes).
     let readOnly: Bool
     /// Whether the states are read from and saved to the ledger.
     let persistent: Bool
+    /// The most sync states kept per document, of all peers (nil: no limit).
+    let statesPerDocument: Int?
+    private let lock = NSLock()
     /// By document id, told apart by scalars: "é" and "e\u{301}" are two documents.
     private var states: [ExactString: SyncState] = [:]
     /// What the peer sent ahead of each document's history.
-    var held: HeldChanges
-    /// The most sync states kept per document, of all peers (nil: no limit).
-    let statesPerDocument: Int?
+    private var held: HeldChanges
 
     init(peer: String, readOnly: Bool, persistent: Bool = true, heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
          statesPerDocument: Int? = nil)
@@ -62,12 +66,25 @@ final class ReplicationSyncStates {
     /// The document's state: the persisted one (a new session starts from
     /// the heads both sides shared, as ``SyncState/reset()`` keeps), or a new one.
     func state(for docId: String, _ db: GRDB.Database) throws -> SyncState {
-        if let state = states[ExactString(docId)] { return state }
+        if let state = lock.withLock({ states[ExactString(docId)] }) { return state }
         let saved = persistent ? try ReplicationLedger.syncState(peer: peer, docId: docId, db) : nil
         let state = (saved.flatMap { try? SyncState(bytes: $0) }) ?? SyncState()
         if readOnly { state.isReadOnly = true }
-        states[ExactString(docId)] = state
-        return state
+        return lock.withLock {
+            if let raced = states[ExactString(docId)] { return raced }
+            states[ExactString(docId)] = state
+            return state
+        }
+    }
+
+    /// Takes out the changes held for `docId`.
+    func takeHeld(_ docId: String) -> [[UInt8]] {
+        lock.withLock { held.take(docId) }
+    }
+
+    /// Holds `chunks` for `docId`; throws past the limits (see ``HeldChanges/hold(_:for:)``).
+    func hold(_ chunks: [[UInt8]], for docId: String) throws {
+        try lock.withLock { try held.hold(chunks, for: docId) }
     }
 }
 
@@ -149,22 +166,22 @@ extension Datastore {
     /// were waiting for their dependencies; those that still wait leave
     /// the document for the session's ``HeldChanges``. On a throw the
     /// caller's transaction rolls back and the document leaves the cache.
-    private func receive(_ message: Data, into document: Document, state: SyncState, docId: String,
+    func receive(_ message: Data, into document: Document, state: SyncState, docId: String,
                          states: ReplicationSyncStates) throws
     {
-        let held = states.held.take(docId)
+        let held = states.takeHeld(docId)
         do {
             if !held.isEmpty { try document.applyEncodedChanges(encoded: Data(held.joined())) }
             try document.receiveSyncMessage(state: state, message: message)
         } catch {
             throw ReplicationError.protocolViolation("document '\(docId)': \(error)")
         }
-        try states.held.hold(document.takeQueuedChanges(), for: docId)
+        try states.hold(document.takeQueuedChanges(), for: docId)
     }
 
     /// Saves the document's sync state, and that the peer holds its
     /// `current` revision when the heads both share are that revision's.
-    private func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64),
+    func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64),
                         states: ReplicationSyncStates, _ db: GRDB.Database) throws
     {
         guard states.persistent else { return }

@@ -4,9 +4,11 @@ import GRDB
 
 /// One peer's Automerge sync sessions with this datastore's documents, for a
 /// network other than the datastore's own replication (automerge-repo's):
-/// each call runs the sync protocol on one stored document in one write
-/// transaction, which stores what the peer sent together with the sync state,
-/// so that a reply is only ever sent for changes already on disk.
+/// each call runs the sync protocol on one stored document, applying and
+/// answering outside the datastore's write transaction, and storing what
+/// the peer sent before the answer is generated, so that a reply is only
+/// ever sent for changes already on disk. Calls for different documents
+/// may run at once; calls for one document must not.
 ///
 /// Documents are stored as they arrive: the peer's Automerge document is the
 /// stored document, with no entry of the store's added (a root key `_deleted`
@@ -45,15 +47,13 @@ public final class DocumentSyncPeer: @unchecked Sendable {
     ///   the changes held for their dependencies past the limits (nothing is
     ///   written), and ``StoreError`` for storage failures.
     public func receiveSyncMessage(_ message: Data, docId: String) throws -> DocumentSyncOutcome {
-        let outcome = try datastore.replicate([.receive(docId: docId, message: message)], states: states)[0]
-        return DocumentSyncOutcome(reply: outcome.reply, changed: outcome.written != nil)
+        try datastore.receiveApart(message, docId: docId, states: states)
     }
 
     /// The next sync message to send the peer about `docId` (nil when there
     /// is nothing to say, or no such document).
     public func generateSyncMessage(docId: String) throws -> Data? {
-        guard try datastore.containsDocument(docId) else { return nil }
-        return try datastore.replicate([.offer(docId: docId)], states: states)[0].reply
+        try datastore.offerApart(docId: docId, states: states)
     }
 }
 
