@@ -128,7 +128,8 @@ let package = Package(
         .testTarget(
             name: "AutomergeRepoTests",
             dependencies: [
-                "Automerge", "AutomergeRepo", "AutomergeRepoProtocol", "AutomergeStore", "AutomergeTestSupport",
+                "Automerge", "AutomergeConformance", "AutomergeRepo", "AutomergeRepoProtocol", "AutomergeStore",
+                "AutomergeTestSupport",
                 // A raw WebSocket peer for the loopback tests' malformed and oversized frames.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

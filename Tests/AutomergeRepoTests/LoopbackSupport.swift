@@ -42,7 +42,8 @@ final class LoopbackServer: @unchecked Sendable {
     {
         let datastore = try DatastoreManager(directory: directory.path).datastoreNamed("repo")
         var logger = Logger(label: "test.server")
-        logger.logLevel = .critical
+        // REPO_TEST_LOG=1 shows why the server closed connections.
+        logger.logLevel = ProcessInfo.processInfo.environment["REPO_TEST_LOG"] == nil ? .critical : .info
         let server = RepoServer(datastore: datastore, configuration: configuration, logger: logger)
         let task = Task { try await server.runUntilCancelled() }
         return (server, task, try await server.listeningPort())

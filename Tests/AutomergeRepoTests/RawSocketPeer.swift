@@ -9,14 +9,15 @@ import Foundation
 final class RawSocketPeer: Sendable {
     private let socket: LoopbackSocket
 
-    /// Connects to 127.0.0.1:`port` and completes the WebSocket upgrade.
-    static func open(port: Int) async throws -> RawSocketPeer {
-        try await blockingWork { try RawSocketPeer(port: port) }
+    /// Connects to 127.0.0.1:`port` and completes the WebSocket upgrade. A
+    /// small receive window (the default) stops the server's writes soon
+    /// when the peer does not read.
+    static func open(port: Int, receiveWindow: Int32 = 4096) async throws -> RawSocketPeer {
+        try await blockingWork { try RawSocketPeer(port: port, receiveWindow: receiveWindow) }
     }
 
-    private init(port: Int) throws {
-        // A small receive window, so that a peer that does not read stops the server's writes soon.
-        socket = try LoopbackSocket.connect(port: port, receiveWindow: 4096)
+    private init(port: Int, receiveWindow: Int32) throws {
+        socket = try LoopbackSocket.connect(port: port, receiveWindow: receiveWindow)
         try socket.send(Array("""
             GET / HTTP/1.1\r
             Host: 127.0.0.1:\(port)\r
@@ -70,6 +71,48 @@ final class RawSocketPeer: Sendable {
                 }
             }
             return (frames, closed)
+        }
+    }
+
+    /// Reads as a slow but honest peer does: at most `bytesPerSecond`,
+    /// answering each ping with a pong as it reads it, until `done` holds
+    /// for the whole binary messages read (fragments joined), the server
+    /// closes the connection, or `timeout` passes. Returns the messages and
+    /// whether the server closed.
+    func readSlowly(bytesPerSecond: Int, timeout: Duration, until done: @escaping @Sendable ([[UInt8]]) -> Bool)
+        async throws -> (messages: [[UInt8]], closed: Bool)
+    {
+        try await blockingWork {
+            let slice = max(1, bytesPerSecond / 50)  // a read every 20 ms
+            var buffered = [UInt8]()
+            var messages = [[UInt8]]()
+            var partial = [UInt8]()
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline, !done(messages) {
+                switch self.socket.receive(maximum: slice, timeout: .milliseconds(100)) {
+                case nil: continue
+                case .end, .reset: return (messages, true)
+                case .bytes(let bytes): buffered += bytes
+                }
+                var offset = 0
+                while let (frame, length) = WebSocketWireFrame.decode(buffered[offset...]) {
+                    offset += length
+                    switch frame.opcode {
+                    case 0x9: try self.socket.send(WebSocketWireFrame(opcode: 0xA, payload: frame.payload).encoded(masked: true))
+                    case WebSocketWireFrame.close: return (messages, true)
+                    case 0x0, WebSocketWireFrame.binary:
+                        partial += frame.payload
+                        if frame.fin {
+                            messages.append(partial)
+                            partial = []
+                        }
+                    default: continue
+                    }
+                }
+                buffered.removeFirst(offset)
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return (messages, false)
         }
     }
 

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 final class MemoryBudget: Sendable {
     /// The most bytes held at once.
     let limit: Int
-    private let held = NIOLockedValueBox(0)
+    private let held = NIOLockedValueBox((now: 0, peak: 0))
 
     init(limit: Int) {
         self.limit = limit
@@ -15,8 +15,9 @@ final class MemoryBudget: Sendable {
     /// Takes `count` bytes; false, taking nothing, when that would pass the limit.
     func reserve(_ count: Int) -> Bool {
         held.withLockedValue { held in
-            guard count <= limit - held else { return false }
-            held += count
+            guard count <= limit - held.now else { return false }
+            held.now += count
+            held.peak = max(held.peak, held.now)
             return true
         }
     }
@@ -24,11 +25,14 @@ final class MemoryBudget: Sendable {
     /// Gives back `count` bytes taken with ``reserve(_:)``.
     func release(_ count: Int) {
         held.withLockedValue { held in
-            assert(count <= held, "released more than was reserved")
-            held -= min(count, held)
+            assert(count <= held.now, "released more than was reserved")
+            held.now -= min(count, held.now)
         }
     }
 
     /// The bytes held now.
-    var inUse: Int { held.withLockedValue { $0 } }
+    var inUse: Int { held.withLockedValue { $0.now } }
+
+    /// The most bytes held at once so far.
+    var peak: Int { held.withLockedValue { $0.peak } }
 }

@@ -86,14 +86,25 @@ public final class RepoServer: Service, Sendable {
             logger: logger
         )
         defer { Self.announce(nil, to: port) }
-        try await withGracefulShutdownHandler {
-            try await application.run()
-        } onGracefulShutdown: { [registry, configuration] in
-            registry.drain()
-            Task {
-                try? await Task.sleep(for: configuration.shutdownGracePeriod)
-                registry.closeAll()
+        try await withTaskCancellationHandler {
+            try await withGracefulShutdownHandler {
+                try await application.run()
+            } onGracefulShutdown: { [self] in
+                beginShutdown()
             }
+        } onCancel: { [self] in
+            beginShutdown()
+        }
+    }
+
+    /// Closes the connections that never joined now, and every other one
+    /// left after the grace period, so that a shutdown never waits on a
+    /// peer.
+    private func beginShutdown() {
+        registry.drain()
+        Task { [registry, configuration] in
+            try? await Task.sleep(for: configuration.shutdownGracePeriod)
+            registry.closeAll()
         }
     }
 

@@ -1,0 +1,134 @@
+import Automerge
+import AutomergeRepo
+import AutomergeTestSupport
+import Foundation
+import Testing
+@testable import AutomergeRepo
+
+/// What one peer may do to the server's connections: hold sockets open
+/// without joining, leave a message unfinished, read slowly, take another
+/// peer's id. Each attack leaves the server serving everyone else.
+@Suite("Sync server under load: connections", .serialized)
+struct ServerConnectionLimitsTests {
+    @Test("sockets that send half an HTTP header, or nothing, are closed at the handshake deadline; a shutdown does not wait for them")
+    func halfOpenSockets() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(handshakeTimeout: .seconds(1)))
+        let sockets = try await blockingWork {
+            try (0..<300).map { index -> LoopbackSocket in
+                let socket = try LoopbackSocket.connect(port: server.port)
+                if index.isMultiple(of: 2) { try socket.send(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgr".utf8)) }
+                return socket
+            }
+        }
+        try await expectHonestClientServed(server)
+        let allClosed = try await blockingWork { () -> Bool in
+            sockets.allSatisfy { socket in
+                let deadline = ContinuousClock.now + .seconds(6)
+                while ContinuousClock.now < deadline {
+                    switch socket.receive(maximum: 4096, timeout: .milliseconds(100)) {
+                    case .end?, .reset?: return true
+                    default: continue
+                    }
+                }
+                return false
+            }
+        }
+        #expect(allClosed, "a socket that never joined was still open after the handshake deadline")
+        // A shutdown with half-open sockets (they stay for 60 s unless closed) finishes promptly.
+        let slow = try await LoopbackServer.start(RepoServerConfiguration(handshakeTimeout: .seconds(60)))
+        let lingering = try await blockingWork { try (0..<50).map { _ in try LoopbackSocket.connect(port: slow.port) } }
+        try await Task.sleep(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        await slow.stop()
+        #expect(ContinuousClock.now - start < .seconds(5), "the shutdown waited for sockets that never joined")
+        _ = lingering
+        await server.stop()
+    }
+
+    @Test("connections past the caps, in all and per address, are closed as they open")
+    func connectionCaps() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(maximumConnectionsPerAddress: 10,
+                                                                            handshakeTimeout: .seconds(30)))
+        #expect(try await closedAtOnce(opening: 14, on: server) == 4)
+        // Once they go, the address may connect again.
+        try await Task.sleep(for: .milliseconds(300))
+        try await expectHonestClientServed(server)
+        await server.stop()
+        let small = try await LoopbackServer.start(RepoServerConfiguration(maximumConnections: 6, handshakeTimeout: .seconds(30)))
+        #expect(try await closedAtOnce(opening: 9, on: small) == 3)
+        await small.stop()
+    }
+
+    /// Opens `count` sockets and says how many the server closed at once; they close when it returns.
+    private func closedAtOnce(opening count: Int, on server: LoopbackServer) async throws -> Int {
+        let sockets = try await blockingWork { try (0..<count).map { _ in try LoopbackSocket.connect(port: server.port) } }
+        return try await blockingWork {
+            sockets.filter { socket in
+                switch socket.receive(maximum: 16, timeout: .milliseconds(500)) {
+                case .end?, .reset?: true
+                default: false
+                }
+            }.count
+        }
+    }
+
+    @Test("messages left unfinished are closed by the message deadline and the server-wide budget; memory stays within it")
+    func unfinishedFragments() async throws {
+        let budget = 16 << 20
+        let server = try await LoopbackServer.start(RepoServerConfiguration(
+            messageTimeout: .seconds(2), maximumInboundBytesPerConnection: 33 << 20, maximumInboundBytes: budget))
+        // 6 MiB of a message in 64 KiB fragments, never finished, on each of 20 connections.
+        let filler = [UInt8](repeating: 0xAB, count: 65536)
+        let fragments = (0..<96).map { part in
+            WebSocketWireFrame(fin: false, opcode: part == 0 ? WebSocketWireFrame.binary : 0, payload: filler)
+        }
+        var peers: [RawSocketPeer] = []
+        for index in 0..<20 {
+            let peer = try await joinedRawPeer(server, as: PeerId("fragments-\(index)"), receiveWindow: 1 << 20)
+            try? await peer.send(fragments)
+            peers.append(peer)
+        }
+        try await expectHonestClientServed(server)
+        for peer in peers {
+            #expect(try await peer.waitForServerToClose(timeout: .seconds(8)), "a connection holding an unfinished message stayed open")
+        }
+        // 120 MiB sent; at most the budget held at once, and nothing once they are gone.
+        #expect(server.server.inboundBudget.peak <= budget)
+        #expect(server.server.inboundBudget.inUse == 0, "bytes still counted: \(server.server.inboundBudget.inUse)")
+        await server.stop()
+    }
+
+    @Test("a slow reader fetching a large document is not closed for a ping that waits behind the data")
+    func slowHonestReader() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .milliseconds(250)))
+        let document = try await storedDocument(on: server, size: 1 << 20)
+        let reader = try await joinedRawPeer(server, receiveWindow: 16384)
+        try await reader.sendBinaryFrame(RepoMessage.request(senderId: RawPeer.peerId, targetId: server.server.peerId,
+                                                             documentId: document, data: syncMessageFromNothing).encoded())
+        // About 300 KB a second: some 4 seconds for the document, sixteen pings' time.
+        let (messages, closed) = try await reader.readSlowly(bytesPerSecond: 300_000, timeout: .seconds(30)) { messages in
+            messages.contains { $0.count > 1 << 20 }
+        }
+        #expect(!closed, "the server closed a slow reader that answers its pings")
+        #expect(messages.contains { $0.count > 1 << 20 }, "the document did not arrive")
+        await server.stop()
+    }
+
+    @Test("a second join with a connected peer's id closes the older connection with an error, never silently")
+    func peerIdTakenOver() async throws {
+        let server = try await LoopbackServer.start()
+        let victim = try await joinedRawPeer(server, as: PeerId("victim"), receiveWindow: 1 << 20)
+        try await Task.sleep(for: .milliseconds(200))
+        let usurper = try await joinedRawPeer(server, as: PeerId("victim"), receiveWindow: 1 << 20)
+        let (frames, closed) = try await victim.framesUntilServerCloses(timeout: .seconds(10))
+        #expect(closed, "the older connection was left open")
+        let errors = frames.filter { $0.opcode == WebSocketWireFrame.binary }.compactMap { frame -> String? in
+            if case .error(let text, _, _)? = try? RepoMessage(decoding: frame.payload) { return text }
+            return nil
+        }
+        #expect(errors.contains { $0.contains("joined again") }, "frames: \(frames.map(\.opcode)), errors: \(errors)")
+        _ = usurper
+        try await expectHonestClientServed(server)
+        await server.stop()
+    }
+}

@@ -1,0 +1,184 @@
+@_spi(Storage) import Automerge
+import AutomergeConformance
+import AutomergeStore
+import AutomergeTestSupport
+import Foundation
+import Testing
+@testable import AutomergeRepo
+
+/// What one peer's messages may cost the server's documents: a message
+/// that takes long to apply, changes ahead of a document's history, the
+/// same whole document asked for again and again, a new storage id on every
+/// join, large ephemeral messages for peers that do not read.
+@Suite("Sync server under load: documents", .serialized)
+struct ServerDocumentLoadTests {
+    @Test("a sync message of thousands of one-change actors holds neither other clients nor their keep-alive")
+    func manyActorMessage() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .milliseconds(300)))
+        let idle = loopbackClient(server)
+        try await idle.waitUntilConnected()
+        let changes = try HostileInputs.family(named: "concurrent-actors")!.crafted(1 << 13)
+        let attacker = try await joinedRawPeer(server, as: PeerId("many-actors"), receiveWindow: 1 << 20)
+        let replied = Task {
+            _ = try await attacker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(300)) { messages in
+                messages.contains { if case .sync? = try? RepoMessage(decoding: $0) { true } else { false } }
+            }
+            return ContinuousClock.now
+        }
+        let message = SyncMessage(heads: [], have: [SyncHave()], changes: [changes]).encode()
+        try await attacker.sendBinaryFrame(RepoMessage.sync(senderId: PeerId("many-actors"), targetId: server.server.peerId,
+                                                            documentId: DocumentId.random(), data: Array(message)).encoded())
+        try await expectHonestClientServed(server)
+        let honestServed = ContinuousClock.now
+        #expect(honestServed < (try await replied.value), "the honest client waited for the hostile message to apply")
+        #expect(await idle.connectionState == .connected(server: server.server.peerId), "an idle client's keep-alive failed")
+        await idle.close()
+        await server.stop()
+    }
+
+    @Test("changes ahead of a document's history are held for their peer only: never stored, dropped when it leaves, refused past the limits")
+    func changesAheadOfHistory() async throws {
+        let limits = HeldChangeLimits(changesPerDocument: 100, bytesPerDocument: 1 << 20, bytesInAll: 2 << 20)
+        let server = try await LoopbackServer.start(RepoServerConfiguration(heldChangeLimits: limits))
+        let document = try await storedDocument(on: server, size: 16)
+        // Within the limits: held, and gone with the peer.
+        let early = try await joinedRawPeer(server, as: PeerId("ahead"), receiveWindow: 1 << 20)
+        try await early.sendBinaryFrame(syncMessage(from: PeerId("ahead"), to: server, document,
+                                                    changes: changesMissingTheirDependency(count: 3, size: 200 << 10)))
+        try await Task.sleep(for: .milliseconds(500))
+        try await early.sendBinaryFrame(RepoMessage.leave(senderId: PeerId("ahead")).encoded())
+        #expect(try await early.waitForServerToClose(timeout: .seconds(5)))
+        // The owner's next edit (larger than the stored snapshot, so the document is saved whole).
+        let owner = loopbackClient(server)
+        let handle = try await owner.find(document)
+        try handle.document.put(obj: .ROOT, key: "edit", value: .Bytes(Data(randomBytes(4096))))
+        try await handle.waitUntilSynced(timeout: .seconds(20))
+        await owner.close()
+        let stored = try #require(try server.storedDocument(document))
+        #expect(stored.queuedChanges.count == 0)
+        #expect(stored.save().count < 64 << 10, "the stored document holds \(stored.save().count) bytes")
+        // Past the limits: refused, with a reason.
+        let flooder = try await joinedRawPeer(server, as: PeerId("flood"), receiveWindow: 1 << 20)
+        for _ in 0..<2 {
+            try? await flooder.sendBinaryFrame(syncMessage(from: PeerId("flood"), to: server, document,
+                                                           changes: changesMissingTheirDependency(count: 4, size: 200 << 10)))
+        }
+        let (frames, closed) = try await flooder.framesUntilServerCloses(timeout: .seconds(10))
+        #expect(closed)
+        #expect(errorTexts(in: frames).contains { $0.contains("dependencies") }, "errors: \(errorTexts(in: frames))")
+        try await expectHonestClientServed(server)
+        await server.stop()
+    }
+
+    @Test("a peer asking for the same whole document again and again waits for its reply allowance; others do not")
+    func repeatedWholeDocument() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(replyBytesPerSecond: 1 << 20,
+                                                                            replyBurstBytes: 512 << 10))
+        let document = try await storedDocument(on: server, size: 512 << 10)
+        let asker = try await joinedRawPeer(server, as: PeerId("asker"), receiveWindow: 1 << 20)
+        let start = ContinuousClock.now
+        let requests = 12
+        try await asker.sendBinaryFrames((0..<requests).map { _ in
+            RepoMessage.sync(senderId: PeerId("asker"), targetId: server.server.peerId, documentId: document,
+                             data: syncMessageFromNothing).encoded()
+        })
+        let reading = Task {
+            try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(60)) { messages in
+                messages.filter { $0.count > 512 << 10 }.count >= requests
+            }
+        }
+        try await expectHonestClientServed(server)
+        let (messages, _) = try await reading.value
+        #expect(messages.filter { $0.count > 512 << 10 }.count == requests, "every request is still answered")
+        // 12 replies of 512 KiB: 6 MiB, of which 0.5 at once and the rest at 1 MiB a second.
+        #expect(ContinuousClock.now - start >= .seconds(4), "the replies came in \(ContinuousClock.now - start)")
+        await server.stop()
+    }
+
+    @Test("a new storage id on every join keeps at most the configured number of saved sync states per document")
+    func storageIdPerJoin() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(maximumSyncStatesPerDocument: 5))
+        let document = try await storedDocument(on: server, size: 16)
+        for index in 0..<12 {
+            let peer = PeerId("storage-peer-\(index)")
+            let raw = try await joinedRawPeer(server, as: peer, metadata: PeerMetadata(storageId: StorageId("storage-\(index)")),
+                                              receiveWindow: 1 << 20)
+            try await raw.sendBinaryFrame(RepoMessage.request(senderId: peer, targetId: server.server.peerId,
+                                                              documentId: document, data: syncMessageFromNothing).encoded())
+            _ = try await raw.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(10)) { messages in
+                messages.contains { if case .sync? = try? RepoMessage(decoding: $0) { true } else { false } }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let saved = try (0..<12).map { index in
+            try server.server.datastore.savedSyncState(peer: "automerge-repo:storage:storage-\(index)",
+                                                        docId: document.description) != nil
+        }
+        #expect(saved.filter { $0 }.count == 5, "saved: \(saved)")
+        #expect(saved.suffix(5).allSatisfy { $0 }, "the most recent peers keep theirs: \(saved)")
+        try await expectHonestClientServed(server)
+        await server.stop()
+    }
+
+    @Test("ephemeral messages past their size are dropped, and none queue for followers that do not read")
+    func ephemeralFlood() async throws {
+        // Pings a minute apart: followers that do not read do not answer them either, and stay for the test.
+        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .seconds(60)))
+        let document = try await storedDocument(on: server, size: 16)
+        var followers: [RawSocketPeer] = []
+        for index in 0..<20 {
+            let peer = PeerId("follower-\(index)")
+            let follower = try await joinedRawPeer(server, as: peer)
+            try await follower.sendBinaryFrame(RepoMessage.request(senderId: peer, targetId: server.server.peerId,
+                                                                   documentId: document, data: syncMessageFromNothing).encoded())
+            followers.append(follower)
+        }
+        let sender = try await joinedRawPeer(server, as: PeerId("shouter"), receiveWindow: 1 << 20)
+        try await sender.sendBinaryFrame(RepoMessage.request(senderId: PeerId("shouter"), targetId: server.server.peerId,
+                                                             documentId: document, data: syncMessageFromNothing).encoded())
+        let large = [UInt8](repeating: 0x5A, count: 8 << 20)
+        let small = [UInt8](repeating: 0x5A, count: 200 << 10)
+        var frames: [[UInt8]] = (1...2).map { count in
+            RepoMessage.ephemeral(senderId: PeerId("shouter"), targetId: server.server.peerId, count: UInt64(count),
+                                  sessionId: "s", documentId: document, data: large).encoded()
+        }
+        // Within the size, but more than followers that do not read may queue.
+        frames += (3...20).map { count in
+            RepoMessage.ephemeral(senderId: PeerId("shouter"), targetId: server.server.peerId, count: UInt64(count),
+                                  sessionId: "s", documentId: document, data: small).encoded()
+        }
+        try await sender.sendBinaryFrames(frames)
+        try await expectHonestClientServed(server)
+        // Before: 20 followers x (16 MiB + 3.5 MiB) queued; now at most the backlog and one message each.
+        let queued = server.server.outboundBudget.peak
+        #expect(queued < 20 * (1 << 20 + 256 << 10) + (2 << 20), "replies queued at once: \(queued >> 20) MiB")
+        _ = followers
+        await server.stop()
+    }
+
+    private func syncMessage(from peer: PeerId, to server: LoopbackServer, _ document: DocumentId, changes: [[UInt8]])
+        -> [UInt8]
+    {
+        let message = SyncMessage(heads: [], have: [SyncHave()], changes: changes).encode()
+        return RepoMessage.sync(senderId: peer, targetId: server.server.peerId, documentId: document,
+                                data: Array(message)).encoded()
+    }
+
+    /// `count` changes of about `size` bytes each, each depending on a change that is not sent.
+    private func changesMissingTheirDependency(count: Int, size: Int) throws -> [[UInt8]] {
+        try (0..<count).map { _ in
+            let source = Document()
+            try source.put(obj: .ROOT, key: "first", value: .Int(1))
+            _ = source.encodeNewChanges()
+            try source.put(obj: .ROOT, key: "second", value: .Bytes(Data(randomBytes(size))))
+            return [UInt8](source.encodeNewChanges())
+        }
+    }
+
+    private func errorTexts(in frames: [WebSocketWireFrame]) -> [String] {
+        frames.filter { $0.opcode == WebSocketWireFrame.binary }.compactMap { frame in
+            if case .error(let text, _, _)? = try? RepoMessage(decoding: frame.payload) { return text }
+            return nil
+        }
+    }
+}
