@@ -75,8 +75,10 @@ struct ServerConnectionLimitsTests {
     @Test("messages left unfinished are closed by the message deadline and the server-wide budget; memory stays within it")
     func unfinishedFragments() async throws {
         let budget = 16 << 20
+        // Pings a minute apart: these peers do not answer them, and only the message limits may close them here.
         let server = try await LoopbackServer.start(RepoServerConfiguration(
-            messageTimeout: .seconds(2), maximumInboundBytesPerConnection: 33 << 20, maximumInboundBytes: budget))
+            keepAliveInterval: .seconds(60), messageTimeout: .seconds(2), maximumInboundBytesPerConnection: 33 << 20,
+            maximumInboundBytes: budget))
         // 6 MiB of a message in 64 KiB fragments, never finished, on each of 20 connections.
         let filler = [UInt8](repeating: 0xAB, count: 65536)
         let fragments = (0..<96).map { part in

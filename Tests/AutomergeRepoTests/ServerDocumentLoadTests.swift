@@ -17,7 +17,7 @@ struct ServerDocumentLoadTests {
         let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .milliseconds(300)))
         let idle = loopbackClient(server)
         try await idle.waitUntilConnected()
-        let changes = try HostileInputs.family(named: "concurrent-actors")!.crafted(1 << 13)
+        let changes = try HostileInputs.family(named: "concurrent-actors")!.crafted(1 << 14)
         let attacker = try await joinedRawPeer(server, as: PeerId("many-actors"), receiveWindow: 1 << 20)
         let replied = Task {
             _ = try await attacker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(300)) { messages in
@@ -28,9 +28,15 @@ struct ServerDocumentLoadTests {
         let message = SyncMessage(heads: [], have: [SyncHave()], changes: [changes]).encode()
         try await attacker.sendBinaryFrame(RepoMessage.sync(senderId: PeerId("many-actors"), targetId: server.server.peerId,
                                                             documentId: DocumentId.random(), data: Array(message)).encoded())
+        try await Task.sleep(for: .seconds(1))  // the message is in and being applied
+        let applyStarted = ContinuousClock.now
         try await expectHonestClientServed(server)
         let honestServed = ContinuousClock.now
-        #expect(honestServed < (try await replied.value), "the honest client waited for the hostile message to apply")
+        let hostileApplied = try await replied.value
+        #expect(honestServed < hostileApplied, """
+            the honest client waited for the hostile message to apply: served after \(honestServed - applyStarted), \
+            the hostile message answered after \(hostileApplied - applyStarted)
+            """)
         #expect(await idle.connectionState == .connected(server: server.server.peerId), "an idle client's keep-alive failed")
         await idle.close()
         await server.stop()
@@ -147,8 +153,18 @@ struct ServerDocumentLoadTests {
             RepoMessage.ephemeral(senderId: PeerId("shouter"), targetId: server.server.peerId, count: UInt64(count),
                                   sessionId: "s", documentId: document, data: small).encoded()
         }
+        // Then a request, answered once every message before it was handled.
+        frames.append(RepoMessage.request(senderId: PeerId("shouter"), targetId: server.server.peerId,
+                                          documentId: try await storedDocument(on: server, size: 16),
+                                          data: syncMessageFromNothing).encoded())
+        let answered = Task {
+            try await sender.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(120)) { messages in
+                messages.filter { if case .sync? = try? RepoMessage(decoding: $0) { true } else { false } }.count >= 2
+            }
+        }
         try await sender.sendBinaryFrames(frames)
         try await expectHonestClientServed(server)
+        #expect(try await answered.value.closed == false)
         // Before: 20 followers x (16 MiB + 3.5 MiB) queued; now at most the backlog and one message each.
         let queued = server.server.outboundBudget.peak
         #expect(queued < 20 * (1 << 20 + 256 << 10) + (2 << 20), "replies queued at once: \(queued >> 20) MiB")

@@ -26,7 +26,7 @@ struct MessageAssembler {
         case .continuation: break
         }
         guard parts.count + frame.data.readableBytes <= maximumSize else { throw TooLarge(limit: maximumSize) }
-        if case .binary = kind { parts.append(contentsOf: frame.data.readableBytesView) }
+        if case .binary = kind { frame.data.withUnsafeReadableBytes { parts.append(contentsOf: $0) } }
         guard frame.fin else { return nil }
         defer {
             parts = []
