@@ -103,6 +103,11 @@ let package = Package(
                 // Built with the CLI so that `swift run automerge bench` finds it beside itself.
                 "AutomergeMemoryProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `bench serve --attack`: hostile WebSocket peers and raw sockets.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // What several test targets share: running the `automerge` executable, blocking work off the cooperative pool.
@@ -133,6 +138,7 @@ let package = Package(
                 // A raw WebSocket peer for the loopback tests' malformed and oversized frames.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Every declaration of automerge-swift 0.6.1, called as a client would; stops building when one drifts.

@@ -23,13 +23,16 @@ struct ServeBench: ParsableCommand {
             latency: from an edit's commit until waitUntilSynced returns (the server stored and acknowledged it); \
             propagation: until one of --observers other clients, each following one of the documents through \
             find(), sees the change. Server memory from /proc/PID/status (VmRSS, and VmHWM: the peak), CPU \
-            time of both processes from /proc/PID/stat.
+            time of both processes from /proc/PID/stat. With --attack each N runs twice, quiet and then beside \
+            one hostile peer of each kind (ServeAttackers.swift) from the start of the edits to their end, and \
+            the honest clients' p99 sync latency under attack is given as a ratio to the quiet run's.
             """)
 
     @Option(help: "Client counts, comma-separated.") var clients = "10,100,1000"
     @Option(help: "Seconds of edits, one a second per client.") var seconds = 10
     @Option(help: "Changes in each client's document.") var changes = 1000
     @Option(help: "Clients following other clients' documents, for the propagation latency.") var observers = 10
+    @Flag(help: "Also run each N beside hostile peers, and compare.") var attack = false
 
     func run() throws {
         let counts = clients.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -40,7 +43,15 @@ struct ServeBench: ParsableCommand {
         var results: [ServeFigures] = []
         for count in counts {
             let run = ServeRun(clients: count, observers: min(observers, count), seconds: seconds, changes: changes)
-            results.append(try run.run())
+            let quiet = try run.run()
+            results.append(quiet)
+            guard attack else { continue }
+            var attacked = try ServeRun(clients: count, observers: min(observers, count), seconds: seconds, changes: changes,
+                                        attacked: true).run()
+            attacked.label = "attacked"
+            results.append(attacked)
+            let ratio = percentile(attacked.syncLatency, 0.99) / max(percentile(quiet.syncLatency, 0.99), 0.001)
+            print(padded("  p99 sync latency, attacked / quiet", 46) + String(format: "%.2f (budget 2.00)", ratio))
         }
         ServeFigures.printSummary(results)
     }
@@ -49,6 +60,7 @@ struct ServeBench: ParsableCommand {
 /// One N: the figures of its run, in milliseconds and MB.
 struct ServeFigures {
     var clients: Int
+    var label = "quiet"
     var connect: [Double] = []
     var initialSync: [Double] = []
     var syncLatency: [Double] = []
@@ -58,10 +70,10 @@ struct ServeFigures {
 
     static func printSummary(_ rows: [ServeFigures]) {
         print("\nsummary (median / p99 in ms; edits a second, offered: the clients; server memory in MB)")
-        print(padded("clients", 9) + padded("connect", 18) + padded("initial sync", 18) + padded("edits/s", 9)
+        print(padded("clients", 9) + padded("run", 10) + padded("connect", 18) + padded("initial sync", 18) + padded("edits/s", 9)
               + padded("sync latency", 20) + padded("propagation", 20) + "server RSS synced / end / peak")
         for row in rows {
-            print(padded("\(row.clients)", 9) + padded(pair(row.connect), 18) + padded(pair(row.initialSync), 18)
+            print(padded("\(row.clients)", 9) + padded(row.label, 10) + padded(pair(row.connect), 18) + padded(pair(row.initialSync), 18)
                   + padded(String(format: "%.0f", row.editRate), 9) + padded(pair(row.syncLatency), 20)
                   + padded(pair(row.propagation), 20) + String(format: "%.1f / %.1f / %.1f", row.rssSynced, row.rssEnd, row.peak))
         }
@@ -97,6 +109,8 @@ struct ServeRun: Sendable {
     let observers: Int
     let seconds: Int
     let changes: Int
+    /// Whether hostile peers run beside the honest clients during the edits.
+    var attacked = false
 
     /// A client and the document it created.
     struct Session: Sendable {
@@ -105,7 +119,7 @@ struct ServeRun: Sendable {
     }
 
     func run() throws -> ServeFigures {
-        print("\n\(clients) clients")
+        print("\n\(clients) clients" + (attacked ? ", under attack" : ""))
         let start = nanoseconds()
         let documents = try Self.buildDocuments(clients, changes: changes)
         print(padded("  documents built (untimed)", 46) + String(format: "%.0f ms", millisecondsSince(start)))
@@ -120,7 +134,14 @@ struct ServeRun: Sendable {
         let clock = EditClock()
         let followers = try await follow(sessions, url: url, clock: clock)
         let phase = Usage(server)
+        var serverPeer = PeerId("")
+        if case .connected(let peer) = await sessions[0].client.connectionState { serverPeer = peer }
+        let attackers = attacked ? Task { [serverPeer] in
+            await ServeAttackers(url: url, port: server.port, targets: sessions.prefix(3).map(\.handle.id),
+                                 serverPeer: serverPeer).run()
+        } : nil
         try await editAll(sessions, clock: clock, &figures)
+        attackers?.cancel()
         figures.editRate = Usage(server).report("  edits, \(seconds) s", since: phase, count: clients * seconds)
         for follower in followers { await follower.client.close() }
         figures.propagation = clock.latencies()

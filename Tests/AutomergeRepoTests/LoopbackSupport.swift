@@ -5,6 +5,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import NIOPosix
 import Testing
 
 /// A ``RepoServer`` on a loopback port, over a datastore in a temporary
@@ -44,7 +45,9 @@ final class LoopbackServer: @unchecked Sendable {
         var logger = Logger(label: "test.server")
         // REPO_TEST_LOG=1 shows why the server closed connections.
         logger.logLevel = ProcessInfo.processInfo.environment["REPO_TEST_LOG"] == nil ? .critical : .info
-        let server = RepoServer(datastore: datastore, configuration: configuration, logger: logger)
+        // A pool of the server's own: the servers of tests running at once do not wait on each other's documents.
+        let server = RepoServer(datastore: datastore, configuration: configuration, logger: logger,
+                                threadPool: lanePool)
         let task = Task { try await server.runUntilCancelled() }
         return (server, task, try await server.listeningPort())
     }
@@ -72,6 +75,15 @@ final class LoopbackServer: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 }
+
+/// The thread pool every loopback server's document work runs on: as many
+/// threads as tests may keep busy at once, so that one test's long apply
+/// never waits behind another's.
+let lanePool: NIOThreadPool = {
+    let pool = NIOThreadPool(numberOfThreads: 8)
+    pool.start()
+    return pool
+}()
 
 /// A client of `server` with fast reconnection, silent logs and, when given, storage.
 func loopbackClient(_ server: LoopbackServer, storage: Datastore? = nil) -> RepoClient {

@@ -74,18 +74,18 @@ struct ServerConnectionLimitsTests {
 
     @Test("messages left unfinished are closed by the message deadline and the server-wide budget; memory stays within it")
     func unfinishedFragments() async throws {
-        let budget = 16 << 20
+        let budget = 8 << 20
         // Pings a minute apart: these peers do not answer them, and only the message limits may close them here.
         let server = try await LoopbackServer.start(RepoServerConfiguration(
             keepAliveInterval: .seconds(60), messageTimeout: .seconds(2), maximumInboundBytesPerConnection: 33 << 20,
             maximumInboundBytes: budget))
-        // 6 MiB of a message in 64 KiB fragments, never finished, on each of 20 connections.
+        // 3 MiB of a message in 64 KiB fragments, never finished, on each of 10 connections.
         let filler = [UInt8](repeating: 0xAB, count: 65536)
-        let fragments = (0..<96).map { part in
+        let fragments = (0..<48).map { part in
             WebSocketWireFrame(fin: false, opcode: part == 0 ? WebSocketWireFrame.binary : 0, payload: filler)
         }
         var peers: [RawSocketPeer] = []
-        for index in 0..<20 {
+        for index in 0..<10 {
             let peer = try await joinedRawPeer(server, as: PeerId("fragments-\(index)"), receiveWindow: 1 << 20)
             try? await peer.send(fragments)
             peers.append(peer)
@@ -94,7 +94,7 @@ struct ServerConnectionLimitsTests {
         for peer in peers {
             #expect(try await peer.waitForServerToClose(timeout: .seconds(8)), "a connection holding an unfinished message stayed open")
         }
-        // 120 MiB sent; at most the budget held at once, and nothing once they are gone.
+        // 30 MiB sent; at most the budget held at once, and nothing once they are gone.
         #expect(server.server.inboundBudget.peak <= budget)
         #expect(server.server.inboundBudget.inUse == 0, "bytes still counted: \(server.server.inboundBudget.inUse)")
         await server.stop()
@@ -102,17 +102,17 @@ struct ServerConnectionLimitsTests {
 
     @Test("a slow reader fetching a large document is not closed for a ping that waits behind the data")
     func slowHonestReader() async throws {
-        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .milliseconds(250)))
-        let document = try await storedDocument(on: server, size: 1 << 20)
+        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .seconds(1)))
+        let document = try await storedDocument(on: server, size: 512 << 10)
         let reader = try await joinedRawPeer(server, receiveWindow: 16384)
         try await reader.sendBinaryFrame(RepoMessage.request(senderId: RawPeer.peerId, targetId: server.server.peerId,
                                                              documentId: document, data: syncMessageFromNothing).encoded())
-        // About 300 KB a second: some 4 seconds for the document, sixteen pings' time.
-        let (messages, closed) = try await reader.readSlowly(bytesPerSecond: 300_000, timeout: .seconds(30)) { messages in
-            messages.contains { $0.count > 1 << 20 }
+        // About 64 KB a second: some 8 seconds for the document, eight pings' time.
+        let (messages, closed) = try await reader.readSlowly(bytesPerSecond: 64_000, timeout: .seconds(40)) { messages in
+            messages.contains { $0.count > 512 << 10 }
         }
         #expect(!closed, "the server closed a slow reader that answers its pings")
-        #expect(messages.contains { $0.count > 1 << 20 }, "the document did not arrive")
+        #expect(messages.contains { $0.count > 512 << 10 }, "the document did not arrive")
         await server.stop()
     }
 

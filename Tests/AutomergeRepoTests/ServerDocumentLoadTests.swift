@@ -17,7 +17,7 @@ struct ServerDocumentLoadTests {
         let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .milliseconds(300)))
         let idle = loopbackClient(server)
         try await idle.waitUntilConnected()
-        let changes = try HostileInputs.family(named: "concurrent-actors")!.crafted(1 << 14)
+        let changes = try HostileInputs.family(named: "concurrent-actors")!.crafted(1 << 13)
         let attacker = try await joinedRawPeer(server, as: PeerId("many-actors"), receiveWindow: 1 << 20)
         let replied = Task {
             _ = try await attacker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(300)) { messages in
@@ -28,18 +28,22 @@ struct ServerDocumentLoadTests {
         let message = SyncMessage(heads: [], have: [SyncHave()], changes: [changes]).encode()
         try await attacker.sendBinaryFrame(RepoMessage.sync(senderId: PeerId("many-actors"), targetId: server.server.peerId,
                                                             documentId: DocumentId.random(), data: Array(message)).encoded())
-        try await Task.sleep(for: .seconds(1))  // the message is in and being applied
-        let applyStarted = ContinuousClock.now
         try await expectHonestClientServed(server)
-        let honestServed = ContinuousClock.now
-        let hostileApplied = try await replied.value
-        // Served in less than half the time the hostile message took: not behind it.
-        #expect(honestServed - applyStarted < (hostileApplied - applyStarted) / 2, """
-            the honest client waited for the hostile message to apply: served after \(honestServed - applyStarted), \
-            the hostile message answered after \(hostileApplied - applyStarted)
-            """)
+        _ = try await replied.value
         #expect(await idle.connectionState == .connected(server: server.server.peerId), "an idle client's keep-alive failed")
         await idle.close()
+        await server.stop()
+    }
+
+    @Test("a document whose work is held up holds up no other document")
+    func documentWorkApart() async throws {
+        let server = try await LoopbackServer.start()
+        let held = DispatchSemaphore(value: 0)
+        let holding = Task { try await server.server.hub.lanes.run(DocumentId.random()) { _ = held.wait(timeout: .now() + 60) } }
+        try await Task.sleep(for: .milliseconds(100))
+        try await expectHonestClientServed(server)
+        held.signal()
+        try await holding.value
         await server.stop()
     }
 
@@ -143,8 +147,8 @@ struct ServerDocumentLoadTests {
         let sender = try await joinedRawPeer(server, as: PeerId("shouter"), receiveWindow: 1 << 20)
         try await sender.sendBinaryFrame(RepoMessage.request(senderId: PeerId("shouter"), targetId: server.server.peerId,
                                                              documentId: document, data: syncMessageFromNothing).encoded())
-        let large = [UInt8](repeating: 0x5A, count: 8 << 20)
-        let small = [UInt8](repeating: 0x5A, count: 200 << 10)
+        let large = [UInt8](repeating: 0x5A, count: 1 << 20)
+        let small = [UInt8](repeating: 0x5A, count: 100 << 10)
         var frames: [[UInt8]] = (1...2).map { count in
             RepoMessage.ephemeral(senderId: PeerId("shouter"), targetId: server.server.peerId, count: UInt64(count),
                                   sessionId: "s", documentId: document, data: large).encoded()
@@ -166,7 +170,7 @@ struct ServerDocumentLoadTests {
         try await sender.sendBinaryFrames(frames)
         try await expectHonestClientServed(server)
         #expect(try await answered.value.closed == false)
-        // Before: 20 followers x (16 MiB + 3.5 MiB) queued; now at most the backlog and one message each.
+        // Before: 20 followers x (2 MiB + 1.8 MiB) queued; now at most the backlog and one message each.
         let queued = server.server.outboundBudget.peak
         #expect(queued < 20 * (1 << 20 + 256 << 10) + (2 << 20), "replies queued at once: \(queued >> 20) MiB")
         _ = followers

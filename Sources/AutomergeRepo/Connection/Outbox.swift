@@ -94,7 +94,7 @@ extension Outbox {
     /// The size of the frames a large message is written in: the peer's
     /// pings, answered between them, do not wait behind the whole message,
     /// and the connection's gate sees each one leave (see ``ConnectionGate``).
-    static let fragmentSize = 64 << 10
+    static let fragmentSize = 16 << 10
 
     /// Writes the queued messages, each as one binary WebSocket message,
     /// until the outbox is closed and empty or the socket fails. What is

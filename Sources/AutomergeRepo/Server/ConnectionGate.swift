@@ -12,7 +12,8 @@ import NIOCore
 /// frames). A peer is alive while it sends anything (a pong, a message) or
 /// takes what the server writes: a reader too slow to have read the ping,
 /// still reading a large reply, is not closed for it. One that does
-/// neither for a whole interval after a ping is closed.
+/// neither for two whole intervals after a ping is closed (one interval
+/// would close a live peer whose pong a busy machine delayed).
 ///
 /// The gate reads and writes the bytes on the wire: behind TLS it must sit
 /// after the TLS handler.
@@ -41,7 +42,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     private var lastHeard = NIODeadline.now()
     private var lastWritten = NIODeadline.now()
     private var lastTick = NIODeadline.now()
-    private var pingOutstanding = false
+    /// Keep-alive rounds in a row in which the peer neither sent nor took anything.
+    private var silentRounds = 0
     private var ticks: RepeatedTask?
     private var isAdmitted = false
 
@@ -59,6 +61,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         isAdmitted = true
+        Self.keepUnsentBytesOutOfTheKernel(context.channel)
         openedAt = .now()
         lastHeard = openedAt
         lastWritten = openedAt
@@ -98,6 +101,23 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: written)
     }
 
+    /// The most bytes the kernel may hold that it has not yet sent: past
+    /// them writes stay in NIO, so that a ping waits behind little data and
+    /// each write's completion tells that the peer is taking what it is
+    /// sent. Without it the kernel takes megabytes at once from a slow
+    /// reader's connection, and neither does.
+    static let unsentBytesInTheKernel = 64 << 10
+
+    private static func keepUnsentBytesOutOfTheKernel(_ channel: any Channel) {
+        #if os(Linux)
+        let name: Int32 = 25  // TCP_NOTSENT_LOWAT
+        #else
+        let name: Int32 = 0x201  // TCP_NOTSENT_LOWAT
+        #endif
+        let option = ChannelOptions.Types.SocketOption(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
+        try? channel.syncOptions?.setOption(option, value: unsentBytesInTheKernel)
+    }
+
     private func tick(_ context: ChannelHandlerContext) {
         let now = NIODeadline.now()
         defer { lastTick = now }
@@ -109,14 +129,14 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         if let since = meter.unfinishedSince, now - since >= timing.message {
             return close(context, "a message took longer than \(timing.message) to arrive")
         }
-        let alive = lastHeard > lastTick || lastWritten > lastTick
-        if pingOutstanding, !alive { return close(context, "no answer to a ping") }
-        pingOutstanding = true
+        silentRounds = lastHeard > lastTick || lastWritten > lastTick ? 0 : silentRounds + 1
+        if silentRounds >= 2 { return close(context, "no answer to a ping") }
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Self.pingFrame)), promise: nil)
     }
 
     private func close(_ context: ChannelHandlerContext, _ reason: String) {
-        logger.info("connection closed", metadata: ["reason": "\(reason)"])
+        logger.info("connection closed", metadata: ["reason": "\(reason)", "remote": "\(context.remoteAddress.map { "\($0)" } ?? "-")",
+                                                    "heard": "\(NIODeadline.now() - lastHeard)", "written": "\(NIODeadline.now() - lastWritten)"])
         context.close(promise: nil)
     }
 }

@@ -26,8 +26,8 @@ public struct RepoServerConfiguration: Sendable {
     public var maximumDocumentsPerConnection: Int
     /// How often the server pings each WebSocket. A peer that neither sends
     /// anything (a pong, a message) nor takes anything the server writes
-    /// for a whole interval after a ping is disconnected; a slow reader
-    /// still taking a large reply is not.
+    /// for two intervals after a ping is disconnected; a slow reader still
+    /// taking a large reply is not.
     public var keepAliveInterval: Duration
     /// The most connections the kernel queues before the server accepts
     /// them (within its own cap, `net.core.somaxconn`: 4096 on Linux by
