@@ -21,6 +21,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest message a peer may send, in bytes.") var maxMessageBytes = 32 << 20
     @Option(help: "The most documents one connection may sync.") var maxDocumentsPerConnection = 100_000
     @Option(help: "Memory for loaded documents kept between messages, in MiB.") var documentCacheMb = 1024
+    @Option(help: "The most connections open at once.") var maxConnections = 10_000
+    @Option(help: "The most connections open at once from one IP address.") var maxConnectionsPerAddress = 1_000
+    @Option(help: "Seconds a connection has to upgrade and join.") var handshakeTimeout = 10
+    @Option(help: "Memory for bytes received and not yet handled, all connections together, in MiB.") var maxInboundMb = 512
+    @Option(help: "Memory for replies waiting to be written, all connections together, in MiB.") var maxOutboundMb = 512
 
     func run() throws {
         let datastore = try DatastoreManager(directory: store).datastoreNamed("repo")
@@ -28,7 +33,12 @@ struct ServeCommand: ParsableCommand {
             datastore: datastore,
             configuration: RepoServerConfiguration(host: host, port: port, maximumMessageSize: maxMessageBytes,
                                                    maximumDocumentsPerConnection: maxDocumentsPerConnection,
-                                                   documentCacheBytes: documentCacheMb << 20),
+                                                   documentCacheBytes: documentCacheMb << 20,
+                                                   maximumConnections: maxConnections,
+                                                   maximumConnectionsPerAddress: maxConnectionsPerAddress,
+                                                   handshakeTimeout: .seconds(handshakeTimeout),
+                                                   maximumInboundBytes: maxInboundMb << 20,
+                                                   maximumOutboundBytes: maxOutboundMb << 20),
             logger: quietLogger("automerge.serve"))
         try runBlocking { [host, port] in
             let running = Task { try await server.runUntilSignalled() }
