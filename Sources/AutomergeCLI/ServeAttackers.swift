@@ -17,21 +17,29 @@ struct ServeAttackers: Sendable {
     /// Honest documents to aim at.
     let targets: [DocumentId]
     let serverPeer: PeerId
+    /// The kinds to run (``kinds`` names them).
+    var only: Set<String> = Set(Self.kinds)
 
-    /// Runs every attacker until the calling task is cancelled.
+    /// Every kind of attacker, by name.
+    static let kinds = ["many-actors", "half-open", "ahead-of-history", "whole-again", "ephemeral", "unfinished", "churn"]
+
+    /// Runs the attackers until the calling task is cancelled.
     func run() async {
-        let manyActors = (try? HostileInputs.family(named: "concurrent-actors")!.crafted(1 << 15)) ?? []
+        let manyActors = only.contains("many-actors") ? (try? HostileInputs.family(named: "concurrent-actors")!.crafted(1 << 15)) ?? [] : []
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await repeatedly("many-actors") { peer in try await sendManyActors(manyActors, as: peer) } }
-            group.addTask { await halfOpenSockets(count: 500) }
-            group.addTask { await repeatedly("ahead-of-history") { peer in try await sendChangesAheadOfHistory(as: peer) } }
-            group.addTask { await repeatedly("whole-again") { peer in try await askAgainAndAgain(as: peer) } }
-            group.addTask { await repeatedly("shouter") { peer in try await shoutEphemeral(as: peer) } }
-            for index in 0..<10 {
-                group.addTask { await repeatedly("silent-\(index)") { peer in try await followWithoutReading(as: peer) } }
+            func add(_ kind: String, _ body: @escaping @Sendable () async -> Void) {
+                if only.contains(kind) { group.addTask(operation: body) }
             }
-            group.addTask { await repeatedly("unfinished") { peer in try await leaveMessageUnfinished(as: peer) } }
-            group.addTask { await repeatedly("churn") { peer in try await joinWithNewStorageId(as: peer) } }
+            add("many-actors") { await repeatedly("many-actors") { peer in try await sendManyActors(manyActors, as: peer) } }
+            add("half-open") { await halfOpenSockets(count: 500) }
+            add("ahead-of-history") { await repeatedly("ahead-of-history") { peer in try await sendChangesAheadOfHistory(as: peer) } }
+            add("whole-again") { await repeatedly("whole-again") { peer in try await askAgainAndAgain(as: peer) } }
+            add("ephemeral") { await repeatedly("shouter") { peer in try await shoutEphemeral(as: peer) } }
+            for index in 0..<10 {
+                add("ephemeral") { await repeatedly("silent-\(index)") { peer in try await followWithoutReading(as: peer) } }
+            }
+            add("unfinished") { await repeatedly("unfinished") { peer in try await leaveMessageUnfinished(as: peer) } }
+            add("churn") { await repeatedly("churn") { peer in try await joinWithNewStorageId(as: peer) } }
             await group.waitForAll()
         }
     }

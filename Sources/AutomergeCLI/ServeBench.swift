@@ -33,6 +33,8 @@ struct ServeBench: ParsableCommand {
     @Option(help: "Changes in each client's document.") var changes = 1000
     @Option(help: "Clients following other clients' documents, for the propagation latency.") var observers = 10
     @Flag(help: "Also run each N beside hostile peers, and compare.") var attack = false
+    @Option(help: "With --attack, the kinds of hostile peers, comma-separated (all unless given).") var attackers =
+        ServeAttackers.kinds.joined(separator: ",")
 
     func run() throws {
         let counts = clients.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -46,8 +48,12 @@ struct ServeBench: ParsableCommand {
             let quiet = try run.run()
             results.append(quiet)
             guard attack else { continue }
+            let kinds = Set(attackers.split(separator: ",").map { String($0) })
+            guard kinds.isSubset(of: ServeAttackers.kinds) else {
+                throw ValidationError("--attackers: some of \(ServeAttackers.kinds.joined(separator: ","))")
+            }
             var attacked = try ServeRun(clients: count, observers: min(observers, count), seconds: seconds, changes: changes,
-                                        attacked: true).run()
+                                        attackers: kinds).run()
             attacked.label = "attacked"
             results.append(attacked)
             let ratio = percentile(attacked.syncLatency, 0.99) / max(percentile(quiet.syncLatency, 0.99), 0.001)
@@ -109,8 +115,9 @@ struct ServeRun: Sendable {
     let observers: Int
     let seconds: Int
     let changes: Int
-    /// Whether hostile peers run beside the honest clients during the edits.
-    var attacked = false
+    /// The kinds of hostile peers that run beside the honest clients during the edits (none: a quiet run).
+    var attackers: Set<String> = []
+    var attacked: Bool { !attackers.isEmpty }
 
     /// A client and the document it created.
     struct Session: Sendable {
@@ -136,12 +143,12 @@ struct ServeRun: Sendable {
         let phase = Usage(server)
         var serverPeer = PeerId("")
         if case .connected(let peer) = await sessions[0].client.connectionState { serverPeer = peer }
-        let attackers = attacked ? Task { [serverPeer] in
+        let hostile = attacked ? Task { [serverPeer, attackers] in
             await ServeAttackers(url: url, port: server.port, targets: sessions.prefix(3).map(\.handle.id),
-                                 serverPeer: serverPeer).run()
+                                 serverPeer: serverPeer, only: attackers).run()
         } : nil
         try await editAll(sessions, clock: clock, &figures)
-        attackers?.cancel()
+        hostile?.cancel()
         figures.editRate = Usage(server).report("  edits, \(seconds) s", since: phase, count: clients * seconds)
         for follower in followers { await follower.client.close() }
         figures.propagation = clock.latencies()

@@ -72,14 +72,22 @@ actor RepoHub {
     func isConnected(_ peer: PeerId) -> Bool { connectionOfPeer[peer] != nil }
 
     /// Handles one WebSocket message from connection `id`.
-    func receive(_ bytes: [UInt8], from id: ConnectionId) async -> HubDisposition {
-        guard let connection = connections[id] else { return .close }
+    /// The message is decoded before the actor is entered: a large one
+    /// (an ephemeral message of megabytes) must not hold every other
+    /// connection's routing while it is parsed.
+    nonisolated func receive(_ bytes: [UInt8], from id: ConnectionId) async -> HubDisposition {
         let message: RepoMessage
         do {
             message = try RepoMessage(decoding: bytes, maximumSize: configuration.maximumMessageSize)
         } catch {
-            return refuse(connection, "malformed message: \(error)")
+            await refuse(id, "malformed message: \(error)")
+            return .close
         }
+        return await receive(message, from: id)
+    }
+
+    private func receive(_ message: RepoMessage, from id: ConnectionId) async -> HubDisposition {
+        guard let connection = connections[id] else { return .close }
         guard connection.hasJoined else { return join(connection, with: message) }
         return await handle(message, from: connection)
     }
@@ -251,7 +259,8 @@ actor RepoHub {
         guard connection.acceptEphemeral(session: session, count: count) else { return }
         // Dropped, not queued, for a follower that has not read what it was sent before.
         for id in subscribers[document] ?? [] where id != connection.id {
-            guard let follower = connections[id], let target = follower.peerId else { continue }
+            guard let follower = connections[id], let target = follower.peerId,
+                  follower.outbox.queuedBytes <= configuration.maximumEphemeralBacklog else { continue }
             let message = RepoMessage.ephemeral(senderId: sender, targetId: target, count: count, sessionId: session,
                                                 documentId: document, data: data)
             follower.outbox.sendUnlessBacklogged(message.encoded(), backlog: configuration.maximumEphemeralBacklog)

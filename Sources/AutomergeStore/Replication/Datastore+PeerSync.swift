@@ -65,17 +65,19 @@ extension Datastore {
         return try read { db in try loadDocument(row, db) }
     }
 
-    /// Stores `document`'s changes since `before`, when the stored
-    /// document is still at `row`'s revision; nil, writing nothing, when not.
+    /// Stores `document`'s changes since `before` (encoded before the
+    /// transaction), when the stored document is still at `row`'s revision;
+    /// nil, writing nothing, when not.
     private func writeIfUnchanged(_ document: Document, docId: String, at row: DocumentRow?, since before: Set<ChangeHash>)
         throws -> DocumentChange?
     {
         do {
+            let prepared = try row.map { try PreparedWrite(updating: $0, to: document, since: before) }
+                ?? PreparedWrite(inserting: document)
             return try write { db -> DocumentChange? in
                 let stored = try DocumentRow.fetch(db, docId: docId)
                 guard stored?.revId == row?.revId else { return nil }
-                let saved = try stored.map { try update($0, document: document, since: before, db) }
-                    ?? insert(docId, document: document, db)
+                let saved = try stored.map { try update($0, prepared, db) } ?? insert(docId, prepared, db)
                 cache.store(document, for: docId, at: saved.revId!)
                 return DocumentChange(docId: docId, revId: saved.revId!, sequence: saved.sequence,
                                       kind: Self.kind(deleted: saved.deleted, first: stored == nil))

@@ -18,22 +18,22 @@ extension Datastore {
     /// change chunks: already encoded by the commit, where a saved document
     /// would be encoded again (a sequence of chunks of either kind loads the same).
     func insert(_ docId: String, document: Document, _ db: GRDB.Database) throws -> DocumentRevision {
-        let heads = document.heads()
-        let generation = Int64(document.changeCount)
-        let revId = RevisionId.make(heads: heads, generation: Int(generation))
-        let view = try StoredView(of: document)
-        let conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
-        let bytes = try document.encodeChangesSince(heads: [])
-        let sequence = try addRevision(docId: docId, revId: revId, generation: generation, deleted: view.deleted,
-                                       heads: heads, bytes: bytes, previous: nil, db)
+        try insert(docId, try PreparedWrite(inserting: document), db)
+    }
+
+    /// Stores a new document prepared (encoded) beforehand.
+    func insert(_ docId: String, _ prepared: PreparedWrite, _ db: GRDB.Database) throws -> DocumentRevision {
+        let view = prepared.view
+        let sequence = try addRevision(docId: docId, revId: prepared.revId, generation: prepared.generation,
+                                       deleted: view.deleted, heads: prepared.heads, bytes: prepared.bytes, previous: nil, db)
         try db.cachedStatement(sql: """
             INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence,
                                    snapshotGeneration, snapshotLength, chunkBytes, body)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-            """).execute(arguments: [docId, revId, generation, view.deleted, conflicted, sequence, generation,
-                                     bytes.count, try view.stored])
+            """).execute(arguments: [docId, prepared.revId, prepared.generation, view.deleted, prepared.conflicted,
+                                     sequence, prepared.generation, prepared.bytes.count, try view.stored])
         try addBlobReferences(of: view, docId: docId, db)
-        return revision(docId: docId, revId: revId, sequence: sequence, view: view)
+        return revision(docId: docId, revId: prepared.revId, sequence: sequence, view: view)
     }
 
     /// Stores the edits made to `document` since `row`'s revision (one new
@@ -41,35 +41,35 @@ extension Datastore {
     func update(_ row: DocumentRow, document: Document, since previousHeads: Set<ChangeHash>,
                 _ db: GRDB.Database) throws -> DocumentRevision
     {
-        let heads = document.heads()
-        let chunk = try document.encodeChangesSince(heads: previousHeads)
-        let generation = Self.generation(after: row, changeCount: document.changeCount)
-        let revId = RevisionId.make(heads: heads, generation: Int(generation))
-        let view = try StoredView(of: document)
-        let conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
-        let snapshot = Self.compacts(row, adding: chunk.count) ? document.save() : nil
-        if snapshot != nil {
+        try update(row, try PreparedWrite(updating: row, to: document, since: previousHeads), db)
+    }
+
+    /// Stores a write after `row` prepared (encoded) beforehand, for `row`.
+    func update(_ row: DocumentRow, _ prepared: PreparedWrite, _ db: GRDB.Database) throws -> DocumentRevision {
+        let view = prepared.view
+        if prepared.isSnapshot {
             for revision in try RevisionChain.sinceSnapshot(of: row, db) {
                 try db.cachedStatement(sql: "UPDATE revisions SET bytes = NULL WHERE sequence = ?").execute(arguments: [revision.sequence])
             }
         }
-        let sequence = try addRevision(docId: row.docId, revId: revId, generation: generation, deleted: view.deleted,
-                                       heads: heads, bytes: snapshot ?? chunk, previous: row.sequence, db)
-        if let snapshot {
+        let sequence = try addRevision(docId: row.docId, revId: prepared.revId, generation: prepared.generation,
+                                       deleted: view.deleted, heads: prepared.heads, bytes: prepared.bytes,
+                                       previous: row.sequence, db)
+        if prepared.isSnapshot {
             try db.cachedStatement(sql: """
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
                 snapshotGeneration = ?, snapshotLength = ?, chunkBytes = 0, body = ? WHERE docId = ?
-                """).execute(arguments: [revId, generation, view.deleted, conflicted, sequence, generation,
-                                         snapshot.count, try view.stored, row.docId])
+                """).execute(arguments: [prepared.revId, prepared.generation, view.deleted, prepared.conflicted, sequence,
+                                         prepared.generation, prepared.bytes.count, try view.stored, row.docId])
         } else {
             try db.cachedStatement(sql: """
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
                 chunkBytes = chunkBytes + ?, body = ? WHERE docId = ?
-                """).execute(arguments: [revId, generation, view.deleted, conflicted, sequence, chunk.count,
-                                         try view.stored, row.docId])
+                """).execute(arguments: [prepared.revId, prepared.generation, view.deleted, prepared.conflicted, sequence,
+                                         prepared.bytes.count, try view.stored, row.docId])
         }
         try addBlobReferences(of: view, docId: row.docId, db)
-        return revision(docId: row.docId, revId: revId, sequence: sequence, view: view)
+        return revision(docId: row.docId, revId: prepared.revId, sequence: sequence, view: view)
     }
 
     /// The generation of the revision after `row`'s when the document

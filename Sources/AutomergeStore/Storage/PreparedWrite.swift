@@ -1,0 +1,42 @@
+@_spi(Storage) import Automerge
+import Foundation
+
+/// What a write stores, computed from the document before the write
+/// transaction opens: its heads, revision, view, conflict flag, and bytes
+/// (the changes it adds, or a whole new snapshot). Encoding and scanning a
+/// large document takes time that SQLite's one writer should not wait for.
+struct PreparedWrite {
+    let heads: Set<ChangeHash>
+    let generation: Int64
+    let revId: String
+    let view: StoredView
+    let conflicted: Bool
+    /// The revision's bytes: change chunks, or the whole document saved.
+    let bytes: Data
+    /// Whether `bytes` are a new snapshot (see ``Datastore/compacts(_:adding:)``).
+    let isSnapshot: Bool
+
+    /// A new document's first revision: its changes, as change chunks.
+    init(inserting document: Document) throws {
+        heads = document.heads()
+        generation = Int64(document.changeCount)
+        revId = RevisionId.make(heads: heads, generation: Int(generation))
+        view = try StoredView(of: document)
+        conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
+        bytes = try document.encodeChangesSince(heads: [])
+        isSnapshot = true
+    }
+
+    /// The revision after `row`'s: the changes since `previousHeads`, or
+    /// the whole document when the chunks after `row`'s snapshot would outgrow it.
+    init(updating row: DocumentRow, to document: Document, since previousHeads: Set<ChangeHash>) throws {
+        heads = document.heads()
+        let chunk = try document.encodeChangesSince(heads: previousHeads)
+        generation = Datastore.generation(after: row, changeCount: document.changeCount)
+        revId = RevisionId.make(heads: heads, generation: Int(generation))
+        view = try StoredView(of: document)
+        conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
+        isSnapshot = Datastore.compacts(row, adding: chunk.count)
+        bytes = isSnapshot ? document.save() : chunk
+    }
+}
