@@ -53,7 +53,11 @@ final class RawSocketPeer: Sendable {
 
     /// Sends `frames`, masked, in one write.
     func send(_ frames: [WebSocketWireFrame]) async throws {
-        let bytes = frames.flatMap { $0.encoded(masked: true) }
+        try await send(encoded: frames.flatMap { $0.encoded(masked: true) })
+    }
+
+    /// Sends bytes already framed and masked (frames encoded once for many peers).
+    func send(encoded bytes: [UInt8]) async throws {
         try await blockingWork { try self.socket.send(bytes) }
     }
 

@@ -41,7 +41,9 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     private var openedAt = NIODeadline.now()
     private var lastHeard = NIODeadline.now()
     private var lastWritten = NIODeadline.now()
-    private var lastTick = NIODeadline.now()
+    /// When the last keep-alive round was.
+    private var lastRound = NIODeadline.now()
+    private var tickPeriod = TimeAmount.seconds(1)
     /// Keep-alive rounds in a row in which the peer neither sent nor took anything.
     private var silentRounds = 0
     private var ticks: RepeatedTask?
@@ -65,8 +67,10 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         openedAt = .now()
         lastHeard = openedAt
         lastWritten = openedAt
-        lastTick = openedAt
-        let period = min(timing.keepAlive, timing.handshake)
+        lastRound = openedAt
+        // Often enough for every deadline; keep-alive rounds are counted apart.
+        let period = max(.milliseconds(100), min(timing.keepAlive, timing.handshake, timing.message))
+        tickPeriod = period
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         ticks = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in
             let (gate, context) = loopBound.value
@@ -120,7 +124,6 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func tick(_ context: ChannelHandlerContext) {
         let now = NIODeadline.now()
-        defer { lastTick = now }
         meter.forgive(upTo: timing.forgivenBytes)
         guard registry.hasJoined(context.channel) else {
             if now - openedAt >= timing.handshake { close(context, "no join within \(timing.handshake)") }
@@ -129,7 +132,10 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         if let since = meter.unfinishedSince, now - since >= timing.message {
             return close(context, "a message took longer than \(timing.message) to arrive")
         }
-        silentRounds = lastHeard > lastTick || lastWritten > lastTick ? 0 : silentRounds + 1
+        // A round is due at the tick nearest its time (a tick may come a little early).
+        guard now - lastRound + .nanoseconds(tickPeriod.nanoseconds / 2) >= timing.keepAlive else { return }
+        silentRounds = lastHeard > lastRound || lastWritten > lastRound ? 0 : silentRounds + 1
+        lastRound = now
         if silentRounds >= 2 { return close(context, "no answer to a ping") }
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: Self.pingFrame)), promise: nil)
     }
