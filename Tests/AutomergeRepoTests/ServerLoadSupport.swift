@@ -3,43 +3,6 @@ import AutomergeRepo
 import Foundation
 import Testing
 
-/// The test process's resident memory, sampled on a thread of its own
-/// while an attack runs: the server runs in this process, so its growth is
-/// the server's (and the attack's own buffers, which the bounds allow for).
-final class ResidentMemoryWatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var peak = 0
-    private var running = true
-    /// The resident memory when the watch started, in bytes.
-    let baseline: Int
-
-    init() {
-        baseline = Self.current()
-        peak = baseline
-        Thread { [self] in
-            while lock.withLock({ running }) {
-                let now = Self.current()
-                lock.withLock { peak = max(peak, now) }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-        }.start()
-    }
-
-    /// The most the resident memory rose above ``baseline``, so far, in bytes.
-    var peakGrowth: Int { lock.withLock { peak } - baseline }
-
-    func stop() { lock.withLock { running = false } }
-
-    /// VmRSS from /proc/self/status (0 where there is none).
-    static func current() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes << 10
-    }
-}
-
 /// What every attack test checks while the attack runs: another client's
 /// small request is still answered.
 func expectHonestClientServed(_ server: LoopbackServer, sourceLocation: SourceLocation = #_sourceLocation) async throws {
