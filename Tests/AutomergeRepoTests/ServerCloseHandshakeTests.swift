@@ -9,12 +9,13 @@ import Testing
 struct ServerCloseHandshakeTests {
     @Test("a peer's leave: the server drops the peer and closes with a close frame 1000, no error")
     func leaveDropsThePeer() async throws {
-        let server = try await LoopbackServer.start()
+        // Pings a minute apart: only the leave may close this peer, which does not answer them.
+        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .seconds(60)))
         let peer = try await joinedPeer(server)
 
         try await peer.sendBinaryFrame(RepoMessage.leave(senderId: RawPeer.peerId).encoded())
-        // Within the server's 5 s keep-alive, which would close an unanswered peer anyway (with 1001).
-        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(3))
+        // Generous: the whole suite's synchronous tests may keep the cooperative pool busy meanwhile.
+        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(30))
         #expect(closed)
         #expect(frames.last?.closeCode == 1000, "\(frames)")
         let messages = frames.filter { $0.opcode == WebSocketWireFrame.binary }.map { try? RepoMessage(decoding: $0.payload) }
@@ -25,11 +26,11 @@ struct ServerCloseHandshakeTests {
 
     @Test("a peer's close frame is answered with a close frame 1000, then the server ends the connection")
     func closeFrameIsAnswered() async throws {
-        let server = try await LoopbackServer.start()
+        let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .seconds(60)))
         let peer = try await joinedPeer(server)
 
         try await peer.send([.close(code: 1000)])
-        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(3))
+        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(30))
         #expect(closed)
         #expect(frames.last?.closeCode == 1000, "\(frames)")
         #expect(await !server.server.hub.isConnected(RawPeer.peerId))

@@ -124,7 +124,7 @@ struct ServerConnectionLimitsTests {
         let victim = try await joinedRawPeer(server, as: PeerId("victim"), receiveWindow: 1 << 20)
         try await Task.sleep(for: .milliseconds(200))
         let usurper = try await joinedRawPeer(server, as: PeerId("victim"), receiveWindow: 1 << 20)
-        let (frames, closed) = try await victim.framesUntilServerCloses(timeout: .seconds(10))
+        let (frames, closed) = try await victim.framesUntilServerCloses(timeout: .seconds(30))
         #expect(closed, "the older connection was left open")
         let errors = frames.filter { $0.opcode == WebSocketWireFrame.binary }.compactMap { frame -> String? in
             if case .error(let text, _, _)? = try? RepoMessage(decoding: frame.payload) { return text }

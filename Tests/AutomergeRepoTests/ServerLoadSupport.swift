@@ -26,11 +26,19 @@ func joinedRawPeer(_ server: LoopbackServer, as peer: PeerId = RawPeer.peerId, m
     return raw
 }
 
-/// `count` random bytes (which no compression shrinks).
+/// `count` random bytes (which no compression shrinks): a slice of one
+/// buffer drawn once, so that no test spends the cooperative pool's time
+/// drawing them (debug builds draw a byte in about a microsecond).
 func randomBytes(_ count: Int) -> [UInt8] {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    precondition(count <= randomPool.count, "at most \(randomPool.count) random bytes")
+    let start = Int.random(in: 0...(randomPool.count - count))
+    return Array(randomPool[start..<(start + count)])
 }
+
+private let randomPool: [UInt8] = {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<((2 << 20) / 8)).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
+}()
 
 /// A document on `server` holding `size` random bytes, stored by a client that then leaves.
 func storedDocument(on server: LoopbackServer, size: Int) async throws -> DocumentId {
