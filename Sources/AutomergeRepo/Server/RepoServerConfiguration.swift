@@ -93,7 +93,7 @@ public struct RepoServerConfiguration: Sendable {
     /// seconds to join, 120 for a message; 64 MiB received and unhandled per
     /// connection, 512 MiB in all, 512 MiB of replies in all; ephemeral
     /// messages of 256 KiB, dropped behind 1 MiB of backlog; replies at 16
-    /// MiB a second past a burst of 128 MiB; the default ``HeldChangeLimits``;
+    /// MiB a second past a burst of 128 MiB; the default `HeldChangeLimits`;
     /// 1,000 saved sync states per document; 5 seconds of grace at shutdown.
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
