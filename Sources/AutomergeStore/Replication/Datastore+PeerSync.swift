@@ -24,8 +24,8 @@ extension Datastore {
         var changed = false
         if document.heads() != before {
             guard let written = try writeIfUnchanged(document, docId: docId, at: row, since: before) else {
-                // Another writer changed the document meanwhile.
-                cache.evict(docId)
+                // Another writer changed the document meanwhile (and the cache
+                // holds its revision, if any: this document left it when taken).
                 let outcome = try replicate([.receive(docId: docId, message: message)], states: states)[0]
                 return DocumentSyncOutcome(reply: outcome.reply, changed: outcome.written != nil)
             }

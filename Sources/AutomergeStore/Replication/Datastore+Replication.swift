@@ -167,7 +167,7 @@ extension Datastore {
     /// the document for the session's ``HeldChanges``. On a throw the
     /// caller's transaction rolls back and the document leaves the cache.
     func receive(_ message: Data, into document: Document, state: SyncState, docId: String,
-                         states: ReplicationSyncStates) throws
+                 states: ReplicationSyncStates) throws
     {
         let held = states.takeHeld(docId)
         do {
@@ -182,7 +182,7 @@ extension Datastore {
     /// Saves the document's sync state, and that the peer holds its
     /// `current` revision when the heads both share are that revision's.
     func record(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64),
-                        states: ReplicationSyncStates, _ db: GRDB.Database) throws
+                states: ReplicationSyncStates, _ db: GRDB.Database) throws
     {
         guard states.persistent else { return }
         let peer = states.peer
