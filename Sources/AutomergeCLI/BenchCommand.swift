@@ -8,7 +8,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Run benchmarks (use -c release).",
-        subcommands: [SuiteBench.self, TraceBench.self, LoadBench.self, SaveBench.self, MemoryBench.self, CodableBench.self, HostileBench.self, SyncBench.self, StoreBench.self, ReplicateBench.self, QueryBench.self, LoadsBench.self, ScaleBench.self, ServeBench.self],
+        subcommands: [SuiteBench.self, TraceBench.self, LoadBench.self, SaveBench.self, MemoryBench.self, CodableBench.self, HostileBench.self, SyncBench.self, StoreBench.self, ReplicateBench.self, QueryBench.self, LoadsBench.self, ScaleBench.self, ServeBench.self, ServeAttackersCommand.self],
         defaultSubcommand: SuiteBench.self)
 }
 

@@ -26,6 +26,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection has to upgrade and join.") var handshakeTimeout = 10
     @Option(help: "Memory for bytes received and not yet handled, all connections together, in MiB.") var maxInboundMb = 512
     @Option(help: "Memory for replies waiting to be written, all connections together, in MiB.") var maxOutboundMb = 512
+    @Option(help: "Threads for bulk work (applying messages of 256 KiB and over); 0 runs it with the rest.")
+    var bulkThreads = 1
+    @Option(help: "The nice value (0-19) of the bulk threads: the cores go to small edits first.") var bulkNice: Int32 = 10
+
+    func validate() throws {
+        guard bulkThreads >= 0 else { throw ValidationError("--bulk-threads: 0 or more") }
+        guard (0...19).contains(bulkNice) else { throw ValidationError("--bulk-nice: 0 to 19") }
+    }
 
     func run() throws {
         let datastore = try DatastoreManager(directory: store).datastoreNamed("repo")
@@ -39,7 +47,8 @@ struct ServeCommand: ParsableCommand {
                                                    handshakeTimeout: .seconds(handshakeTimeout),
                                                    maximumInboundBytes: maxInboundMb << 20,
                                                    maximumOutboundBytes: maxOutboundMb << 20),
-            logger: quietLogger("automerge.serve"))
+            logger: quietLogger("automerge.serve"),
+            bulkThreadPool: bulkThreads > 0 ? lowPriorityThreadPool(threads: bulkThreads, niceness: bulkNice) : nil)
         try runBlocking { [host, port] in
             let running = Task { try await server.runUntilSignalled() }
             do {

@@ -20,6 +20,9 @@ struct ServeAttackers: Sendable {
     /// The kinds to run (``kinds`` names them).
     var only: Set<String> = Set(Self.kinds)
 
+    /// How many honest documents the bench gives the attackers to aim at.
+    static let targetCount = 3
+
     /// Every kind of attacker, by name.
     static let kinds = ["many-actors", "half-open", "ahead-of-history", "whole-again", "ephemeral", "unfinished", "churn"]
 
@@ -187,14 +190,18 @@ struct ServeAttackers: Sendable {
         }
     }
 
-    /// `count` changes of 256 KiB, each depending on a change that is not sent.
+    /// `count` changes of 256 KiB (of bytes that do not compress), each
+    /// depending on a change that is not sent; each by a new actor, so no two are alike.
     static func changesAheadOfHistory(_ count: Int) throws -> [[UInt8]] {
         try (0..<count).map { _ in
             let source = Document()
             try source.put(obj: .ROOT, key: "first", value: .Int(1))
             _ = source.encodeNewChanges()
-            try source.put(obj: .ROOT, key: "second", value: .Bytes(Data((0..<(256 << 10)).map { _ in UInt8.random(in: 0...255) })))
+            try source.put(obj: .ROOT, key: "second", value: .Bytes(incompressible))
             return [UInt8](source.encodeNewChanges())
         }
     }
+
+    /// 256 KiB of random bytes, made once.
+    private static let incompressible = Data((0..<(256 << 10)).map { _ in UInt8.random(in: 0...255) })
 }

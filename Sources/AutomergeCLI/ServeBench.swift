@@ -24,7 +24,8 @@ struct ServeBench: ParsableCommand {
             propagation: until one of --observers other clients, each following one of the documents through \
             find(), sees the change. Server memory from /proc/PID/status (VmRSS, and VmHWM: the peak), CPU \
             time of both processes from /proc/PID/stat. With --attack each N runs twice, quiet and then beside \
-            one hostile peer of each kind (ServeAttackers.swift) from the start of the edits to their end, and \
+            one hostile peer of each kind (ServeAttackers.swift) from the start of the edits to their end, in a \
+            process of their own at nice 19 (a remote attacker's work takes none of the server's cores), and \
             the honest clients' p99 sync latency under attack is given as a ratio to the quiet run's.
             """)
 
@@ -143,12 +144,15 @@ struct ServeRun: Sendable {
         let phase = Usage(server)
         var serverPeer = PeerId("")
         if case .connected(let peer) = await sessions[0].client.connectionState { serverPeer = peer }
-        let hostile = attacked ? Task { [serverPeer, attackers] in
-            await ServeAttackers(url: url, port: server.port, targets: sessions.prefix(3).map(\.handle.id),
-                                 serverPeer: serverPeer, only: attackers).run()
-        } : nil
+        let hostile = try attacked ? AttackerProcess.start(ServeAttackers(
+            url: url, port: server.port, targets: sessions.prefix(ServeAttackers.targetCount).map(\.handle.id), serverPeer: serverPeer,
+            only: attackers)) : nil
+        defer { hostile?.stop() }
         try await editAll(sessions, clock: clock, &figures)
-        hostile?.cancel()
+        if let hostile {
+            print(padded("  attackers' CPU (their process, nice 19)", 46) + String(format: "%.2f s", hostile.cpu))
+        }
+        hostile?.stop()
         figures.editRate = Usage(server).report("  edits, \(seconds) s", since: phase, count: clients * seconds)
         for follower in followers { await follower.client.close() }
         figures.propagation = clock.latencies()
@@ -247,6 +251,12 @@ struct ServeRun: Sendable {
         let late = results.map(\.1).reduce(0, +)
         reportSpread("  sync latency (edit to server ack)", figures.syncLatency,
                      "\(figures.syncLatency.count) edits, \(late) over 100 ms late")
+        if attacked {
+            let targeted = results.prefix(ServeAttackers.targetCount).flatMap(\.0)
+            reportSpread("    of the documents attackers aim at", targeted, "\(targeted.count) edits")
+            let others = results.dropFirst(ServeAttackers.targetCount).flatMap(\.0)
+            reportSpread("    of the others", others, "\(others.count) edits")
+        }
     }
 
     /// One client's edits; returns their latencies and how many began over 100 ms after their time.

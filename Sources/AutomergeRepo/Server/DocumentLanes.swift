@@ -8,24 +8,41 @@ import NIOPosix
 /// cooperative pool and never inside the hub, one job at a time per
 /// document, in the order asked. One document's long apply holds that
 /// document's lane only; the others go on, on the pool's other threads.
+///
+/// Bulk jobs (a large message's apply) run on a second pool when the host
+/// gives one, typically fewer threads at a lower priority: a peer's
+/// megabytes then cannot hold every thread small edits are waiting for. A
+/// document's lane moves between the pools as its jobs require, still one
+/// job at a time and in order.
 final class DocumentLanes: Sendable {
+    /// How heavy a job is, which decides its pool.
+    enum Work: Sendable {
+        case regular
+        case bulk
+    }
+
     private struct Job: Sendable {
+        let work: Work
         let run: @Sendable () -> Void
         let cancel: @Sendable () -> Void
     }
 
     private let pool: NIOThreadPool
+    private let bulkPool: NIOThreadPool?
     /// The jobs waiting, per document whose lane is running.
     private let waiting = NIOLockedValueBox<[DocumentId: Deque<Job>]>([:])
 
-    init(pool: NIOThreadPool) {
+    init(pool: NIOThreadPool, bulkPool: NIOThreadPool? = nil) {
         self.pool = pool
+        self.bulkPool = bulkPool
     }
 
     /// Runs `work` on `document`'s lane, after the work asked for it before.
-    func run<T: Sendable>(_ document: DocumentId, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    func run<T: Sendable>(_ document: DocumentId, _ weight: Work = .regular, _ work: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
         try await withCheckedThrowingContinuation { continuation in
-            let job = Job(run: { continuation.resume(with: Result { try work() }) },
+            let job = Job(work: weight, run: { continuation.resume(with: Result { try work() }) },
                           cancel: { continuation.resume(throwing: CancellationError()) })
             let startsLane = waiting.withLockedValue { waiting -> Bool in
                 guard waiting[document] == nil else {
@@ -35,14 +52,31 @@ final class DocumentLanes: Sendable {
                 waiting[document] = []
                 return true
             }
-            if startsLane { pool.submit { [self] state in drain(document, from: job, active: state == .active) } }
+            if startsLane { start(document, from: job) }
         }
     }
 
-    /// Runs `first`, then each job that came for the document meanwhile, until none is left.
-    private func drain(_ document: DocumentId, from first: Job, active: Bool) {
+    /// How many jobs wait behind the running one on `document`'s lane.
+    func waitingJobs(_ document: DocumentId) -> Int {
+        waiting.withLockedValue { $0[document]?.count ?? 0 }
+    }
+
+    private func pool(for job: Job) -> NIOThreadPool {
+        job.work == .bulk ? bulkPool ?? pool : pool
+    }
+
+    /// Drains `document`'s lane from `job` on the pool that job belongs to.
+    private func start(_ document: DocumentId, from job: Job) {
+        let target = pool(for: job)
+        target.submit { [self] state in drain(document, from: job, on: target, active: state == .active) }
+    }
+
+    /// Runs `first`, then each job that came for the document meanwhile,
+    /// until none is left or one belongs to the other pool (it goes on there).
+    private func drain(_ document: DocumentId, from first: Job, on current: NIOThreadPool, active: Bool) {
         var next: Job? = first
         while let job = next {
+            guard !active || pool(for: job) === current else { return start(document, from: job) }
             if active { job.run() } else { job.cancel() }
             next = waiting.withLockedValue { waiting -> Job? in
                 guard let job = waiting[document]?.popFirst() else {

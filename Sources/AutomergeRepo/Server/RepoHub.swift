@@ -200,9 +200,12 @@ actor RepoHub {
     private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection) async -> HubDisposition {
         guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
         guard let syncPeer = connection.syncPeer, let peer = connection.peerId else { return .close }
+        let weight: DocumentLanes.Work = data.count >= configuration.bulkMessageSize ? .bulk : .regular
         let outcome: DocumentSyncOutcome
         do {
-            outcome = try await lanes.run(document) { try syncPeer.receiveSyncMessage(Data(data), docId: document.description) }
+            outcome = try await lanes.run(document, weight) {
+                try syncPeer.receiveSyncMessage(Data(data), docId: document.description)
+            }
         } catch let error as ReplicationError {
             return refuse(connection, "document \(document): \(error)")
         } catch {
@@ -214,12 +217,12 @@ actor RepoHub {
             connection.send(.sync(senderId: peerId, targetId: peer, documentId: document, data: Array(reply)))
             pause = connection.replies.charge(reply.count, at: .now)
         }
-        if outcome.changed { await offer(document, except: connection.id) }
+        if outcome.changed { await offer(document, except: connection.id, weight) }
         return pause > .zero ? .pause(pause) : .keepReading
     }
 
     /// Sends each other follower of `document` the sync message it now needs.
-    private func offer(_ document: DocumentId, except sender: ConnectionId) async {
+    private func offer(_ document: DocumentId, except sender: ConnectionId, _ weight: DocumentLanes.Work) async {
         let followers = (subscribers[document] ?? []).compactMap { id -> (HubConnection, DocumentSyncPeer)? in
             guard id != sender, let follower = connections[id], let syncPeer = follower.syncPeer,
                   !follower.outbox.isClosed else { return nil }
@@ -229,7 +232,7 @@ actor RepoHub {
         let peers = followers.map(\.1)
         let messages: [Result<Data?, any Error>]
         do {
-            messages = try await lanes.run(document) {
+            messages = try await lanes.run(document, weight) {
                 peers.map { peer in Result { try peer.generateSyncMessage(docId: document.description) } }
             }
         } catch {

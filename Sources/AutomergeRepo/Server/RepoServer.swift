@@ -46,9 +46,14 @@ public final class RepoServer: Service, Sendable {
 
     /// A server of the documents in `datastore`, whose document work
     /// (SQLite, Automerge) runs on `threadPool`: NIO's shared blocking pool
-    /// unless the host gives its own.
+    /// unless the host gives its own. Bulk work (messages of
+    /// ``RepoServerConfiguration/bulkMessageSize`` and over) runs on
+    /// `bulkThreadPool` when given: fewer threads, or threads the host has
+    /// given a lower priority, keep one peer's megabytes from delaying
+    /// everyone's small edits. The host starts and shuts down both pools.
     public init(datastore: Datastore, configuration: RepoServerConfiguration = RepoServerConfiguration(),
-                logger: Logger = Logger(label: "automerge.repo.server"), threadPool: NIOThreadPool = .singleton)
+                logger: Logger = Logger(label: "automerge.repo.server"), threadPool: NIOThreadPool = .singleton,
+                bulkThreadPool: NIOThreadPool? = nil)
     {
         self.datastore = datastore
         self.configuration = configuration
@@ -58,7 +63,7 @@ public final class RepoServer: Service, Sendable {
         inboundBudget = MemoryBudget(limit: configuration.maximumInboundBytes)
         outboundBudget = MemoryBudget(limit: configuration.maximumOutboundBytes)
         hub = RepoHub(datastore: datastore, configuration: configuration, registry: registry,
-                      lanes: DocumentLanes(pool: threadPool), logger: logger)
+                      lanes: DocumentLanes(pool: threadPool, bulkPool: bulkThreadPool), logger: logger)
         datastore.documentCacheByteLimit = configuration.documentCacheBytes
     }
 

@@ -86,6 +86,11 @@ public struct RepoServerConfiguration: Sendable {
     /// asked them to (connections that never joined close at once); those
     /// still open then are closed.
     public var shutdownGracePeriod: Duration
+    /// A sync message of at least this many bytes is bulk work: applying it,
+    /// and offering what it changed, runs on the server's bulk thread pool
+    /// when its host gives one (`RepoServer.init(bulkThreadPool:)`), so that
+    /// a peer's megabytes do not hold the threads small edits are waiting for.
+    public var bulkMessageSize: Int
 
     /// A configuration with the defaults above: 32 MiB messages and queues,
     /// 100,000 documents per connection, a ping every 5 seconds, 4096
@@ -94,7 +99,8 @@ public struct RepoServerConfiguration: Sendable {
     /// connection, 512 MiB in all, 512 MiB of replies in all; ephemeral
     /// messages of 256 KiB, dropped behind 1 MiB of backlog; replies at 16
     /// MiB a second past a burst of 128 MiB; the default `HeldChangeLimits`;
-    /// 1,000 saved sync states per document; 5 seconds of grace at shutdown.
+    /// 1,000 saved sync states per document; 5 seconds of grace at shutdown;
+    /// messages of 256 KiB and over are bulk work.
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
                 keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, documentCacheBytes: Int = 1 << 30,
@@ -104,7 +110,8 @@ public struct RepoServerConfiguration: Sendable {
                 maximumOutboundBytes: Int = 512 << 20, maximumEphemeralMessageSize: Int = 256 << 10,
                 maximumEphemeralBacklog: Int = 1 << 20, replyBytesPerSecond: Int = 16 << 20,
                 replyBurstBytes: Int = 128 << 20, heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
-                maximumSyncStatesPerDocument: Int = 1_000, shutdownGracePeriod: Duration = .seconds(5))
+                maximumSyncStatesPerDocument: Int = 1_000, shutdownGracePeriod: Duration = .seconds(5),
+                bulkMessageSize: Int = 256 << 10)
     {
         self.host = host
         self.port = port
@@ -129,5 +136,6 @@ public struct RepoServerConfiguration: Sendable {
         self.heldChangeLimits = heldChangeLimits
         self.maximumSyncStatesPerDocument = maximumSyncStatesPerDocument
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.bulkMessageSize = bulkMessageSize
     }
 }

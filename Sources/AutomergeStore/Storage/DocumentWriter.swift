@@ -31,7 +31,7 @@ extension Datastore {
                                    snapshotGeneration, snapshotLength, chunkBytes, body)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
             """).execute(arguments: [docId, prepared.revId, prepared.generation, view.deleted, prepared.conflicted,
-                                     sequence, prepared.generation, prepared.bytes.count, try view.stored])
+                                     sequence, prepared.generation, prepared.bytes.count, prepared.body])
         try addBlobReferences(of: view, docId: docId, db)
         return revision(docId: docId, revId: prepared.revId, sequence: sequence, view: view)
     }
@@ -60,13 +60,13 @@ extension Datastore {
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
                 snapshotGeneration = ?, snapshotLength = ?, chunkBytes = 0, body = ? WHERE docId = ?
                 """).execute(arguments: [prepared.revId, prepared.generation, view.deleted, prepared.conflicted, sequence,
-                                         prepared.generation, prepared.bytes.count, try view.stored, row.docId])
+                                         prepared.generation, prepared.bytes.count, prepared.body, row.docId])
         } else {
             try db.cachedStatement(sql: """
                 UPDATE documents SET revId = ?, generation = ?, deleted = ?, conflicted = ?, sequence = ?,
                 chunkBytes = chunkBytes + ?, body = ? WHERE docId = ?
                 """).execute(arguments: [prepared.revId, prepared.generation, view.deleted, prepared.conflicted, sequence,
-                                         prepared.bytes.count, try view.stored, row.docId])
+                                         prepared.bytes.count, prepared.body, row.docId])
         }
         try addBlobReferences(of: view, docId: row.docId, db)
         return revision(docId: row.docId, revId: prepared.revId, sequence: sequence, view: view)

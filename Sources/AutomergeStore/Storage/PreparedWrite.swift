@@ -10,6 +10,8 @@ struct PreparedWrite {
     let generation: Int64
     let revId: String
     let view: StoredView
+    /// The view as stored: its JSON, checksummed (encoded here, not in the transaction).
+    let body: Data
     let conflicted: Bool
     /// The revision's bytes: change chunks, or the whole document saved.
     let bytes: Data
@@ -22,6 +24,7 @@ struct PreparedWrite {
         generation = Int64(document.changeCount)
         revId = RevisionId.make(heads: heads, generation: Int(generation))
         view = try StoredView(of: document)
+        body = try view.stored
         conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
         bytes = try document.encodeChangesSince(heads: [])
         isSnapshot = true
@@ -35,6 +38,7 @@ struct PreparedWrite {
         generation = Datastore.generation(after: row, changeCount: document.changeCount)
         revId = RevisionId.make(heads: heads, generation: Int(generation))
         view = try StoredView(of: document)
+        body = try view.stored
         conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
         isSnapshot = Datastore.compacts(row, adding: chunk.count)
         bytes = isSnapshot ? document.save() : chunk

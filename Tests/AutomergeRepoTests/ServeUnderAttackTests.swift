@@ -1,0 +1,95 @@
+import AutomergeRepo
+import AutomergeTestSupport
+import Foundation
+import Testing
+
+/// `automerge serve` as a process beside `automerge bench serve-attackers`
+/// (one hostile peer of each kind, in a process of its own): the server
+/// still answers a small request, and its whole resident memory stays
+/// within what it was configured to spend.
+@Suite("automerge serve beside every kind of attacker", .serialized)
+struct ServeUnderAttackTests {
+    /// The limits the server is started with, in MiB.
+    static let inboundMb = 48, outboundMb = 48, cacheMb = 32, messageMb = 8
+    /// What held changes may take in all (`HeldChangeLimits` defaults), and
+    /// what one document's apply may need beyond its message: the working
+    /// set of the largest message on each of the server's lane threads.
+    static let heldMb = 32, workingMbPerMessageMb = 6
+    /// NIO's blocking pool (a thread a core) and `serve`'s one bulk thread.
+    static let laneThreads = ProcessInfo.processInfo.activeProcessorCount + 1
+
+    @Test("a small request is answered all through the attack; the server's peak RSS stays within its configured limits")
+    func withinLimits() async throws {
+        guard let executable = AutomergeExecutable.url else { return print("skipped: \(AutomergeExecutable.NotBuilt())") }
+        guard FileManager.default.fileExists(atPath: "/proc/self/status") else { return print("skipped: no /proc") }
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("serve-attacked-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let (server, port) = try await startServer(executable, store: store)
+        defer { if server.isRunning { server.terminate() } }
+        let address = "ws://127.0.0.1:\(port)"
+        let created = try await AutomergeExecutable.run(["repo-create", address, #"{"title":"honest"}"#])
+        #expect(created.status == 0, "\(created.stderr)")
+        let url = try AutomergeURL(created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let idle = memory(of: server).rss
+
+        let attackers = Process()
+        attackers.executableURL = executable
+        attackers.arguments = ["bench", "serve-attackers", "--url", address, "--port", "\(port)",
+                               "--targets", url.documentId.description]
+        attackers.standardError = Pipe()
+        try attackers.run()
+        defer { if attackers.isRunning { attackers.terminate() } }
+        let attackEnds = ContinuousClock.now + .seconds(15)
+        var answered = 0
+        while ContinuousClock.now < attackEnds {
+            let synced = try await AutomergeExecutable.run(["repo-sync", "--timeout", "30", address, url.description])
+            #expect(synced.status == 0, "a small request went unanswered under attack: \(synced.stderr)")
+            answered += synced.status == 0 ? 1 : 0
+            try await Task.sleep(for: .seconds(1))
+        }
+        #expect(attackers.isRunning, "the attackers stopped early")
+        attackers.terminate()
+        let peak = memory(of: server).peak
+        server.terminate()
+        server.waitUntilExit()
+
+        let limits = Self.inboundMb + Self.outboundMb + Self.cacheMb + Self.heldMb
+            + Self.laneThreads * Self.messageMb * Self.workingMbPerMessageMb
+        #expect(answered > 0)
+        #expect(peak <= idle + Double(limits),
+                "peak RSS \(peak) MB, idle \(idle) MB: over the configured \(limits) MB above idle")
+    }
+
+    private func startServer(_ executable: URL, store: URL) async throws -> (Process, Int) {
+        let server = Process()
+        server.executableURL = executable
+        server.arguments = ["serve", "--port", "0", "--store", store.path, "--max-inbound-mb", "\(Self.inboundMb)",
+                            "--max-outbound-mb", "\(Self.outboundMb)", "--document-cache-mb", "\(Self.cacheMb)",
+                            "--max-message-bytes", "\(Self.messageMb << 20)"]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = Pipe()
+        try server.run()
+        let line = try await blockingWork { () -> String in
+            var bytes = [UInt8]()
+            while !bytes.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                bytes += chunk
+            }
+            return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        }
+        let port = try #require(line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil, "\(line)")
+        return (server, port)
+    }
+
+    /// Resident memory now and at its peak (VmRSS, VmHWM), in MB.
+    private func memory(of process: Process) -> (rss: Double, peak: Double) {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Double {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return (Double(line.split(whereSeparator: \.isWhitespace)[1]) ?? 0) / 1024
+        }
+        return (field("VmRSS"), field("VmHWM"))
+    }
+}
