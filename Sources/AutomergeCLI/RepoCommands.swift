@@ -26,8 +26,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection has to upgrade and join.") var handshakeTimeout = 10
     @Option(help: "Memory for bytes received and not yet handled, all connections together, in MiB.") var maxInboundMb = 512
     @Option(help: "Memory for replies waiting to be written, all connections together, in MiB.") var maxOutboundMb = 512
-    @Option(help: "Threads for bulk work (applying messages of 256 KiB and over); 0 runs it with the rest.")
-    var bulkThreads = 1
+    @Option(help: "Threads for bulk work (applying messages of 256 KiB and over; a thread a core unless given); 0 runs it with the rest.")
+    var bulkThreads = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "The nice value (0-19) of the bulk threads: the cores go to small edits first.") var bulkNice: Int32 = 10
 
     func validate() throws {

@@ -46,11 +46,14 @@ struct DocumentLanesTests {
             let held = DispatchSemaphore(value: 0)
             let heavy = Task { try await lanes.run(DocumentId.random(), .bulk) { _ = held.wait(timeout: .now() + 60) } }
             try await Task.sleep(for: .milliseconds(50))
-            let answered = try await lanes.run(DocumentId.random(), .regular) { true }
-            #expect(answered)
-            // The held document's next regular job waits for its bulk job, as order requires.
+            let answered = NIOLockedValueBox(false)
+            let light = Task { try await lanes.run(DocumentId.random(), .regular) { answered.withLockedValue { $0 = true } } }
+            await eventually("the regular job is done while the bulk pool is held", timeout: .seconds(10)) {
+                answered.withLockedValue { $0 }
+            }
             held.signal()
             try await heavy.value
+            try await light.value
         }
     }
 
