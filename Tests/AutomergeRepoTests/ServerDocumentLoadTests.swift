@@ -180,6 +180,34 @@ struct ServerDocumentLoadTests {
         await server.stop()
     }
 
+    @Test("one connection's ephemeral messages are relayed up to its allowance; past it they are dropped")
+    func ephemeralRate() async throws {
+        let configuration = RepoServerConfiguration(ephemeralBytesPerSecond: 1 << 10, ephemeralBurstBytes: 200 << 10)
+        let server = try await LoopbackServer.start(configuration)
+        let document = try await storedDocument(on: server, size: 16)
+        var peers: [RawSocketPeer] = []
+        for name in ["listener", "shouter"] {
+            let peer = try await joinedRawPeer(server, as: PeerId(name), receiveWindow: 1 << 20)
+            try await peer.sendBinaryFrame(RepoMessage.request(senderId: PeerId(name), targetId: server.server.peerId,
+                                                               documentId: document, data: syncMessageFromNothing).encoded())
+            peers.append(peer)
+        }
+        let listener = peers[0], shouter = peers[1]
+        let heard = Task {
+            try await listener.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(5)) { _ in false }.messages
+        }
+        let data = [UInt8](repeating: 0x5A, count: 50 << 10)
+        try await shouter.sendBinaryFrames((1...20).map { count in
+            RepoMessage.ephemeral(senderId: PeerId("shouter"), targetId: server.server.peerId, count: UInt64(count),
+                                  sessionId: "s", documentId: document, data: data).encoded()
+        })
+        let relayed = try await heard.value.filter { if case .ephemeral? = try? RepoMessage(decoding: $0) { true } else { false } }
+        // 200 KiB at once holds four of 50 KiB; the refill (1 KiB a second) adds none in the test's time.
+        #expect(relayed.count == 4, "relayed \(relayed.count) of 20")
+        try await expectHonestClientServed(server)
+        await server.stop()
+    }
+
     private func syncMessage(from peer: PeerId, to server: LoopbackServer, _ document: DocumentId, changes: [[UInt8]])
         -> [UInt8]
     {

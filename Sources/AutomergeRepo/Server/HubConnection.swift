@@ -18,14 +18,17 @@ final class HubConnection {
     /// The documents the peer has synced or asked for on this connection.
     var documents: Set<DocumentId> = []
     /// What the replies to the peer's own messages may cost before its next message waits.
-    var replies: ReplyAllowance
+    var replies: ByteAllowance
+    /// The bytes of the peer's ephemeral messages that may still be relayed; past it they are dropped.
+    var ephemeral: ByteAllowance
 
     /// The highest ephemeral `count` relayed per session of this peer.
     private var ephemeralCounts: [String: UInt64] = [:]
 
-    init(id: ConnectionId, outbox: Outbox, channel: (any Channel)?, replies: ReplyAllowance) {
+    init(id: ConnectionId, outbox: Outbox, channel: (any Channel)?, replies: ByteAllowance, ephemeral: ByteAllowance) {
         self.id = id
         self.replies = replies
+        self.ephemeral = ephemeral
         self.outbox = outbox
         self.channel = channel
     }
@@ -55,7 +58,7 @@ enum HubDisposition: Equatable {
     /// Read the next message.
     case keepReading
     /// Read the next message after this long: the peer's replies have
-    /// cost more than its allowance (see ``ReplyAllowance``).
+    /// cost more than its allowance (see ``ByteAllowance``).
     case pause(Duration)
     /// Stop reading and close once the outbox is written (the hub has queued
     /// an `error` or the peer said `leave`).

@@ -47,7 +47,9 @@ actor RepoHub {
         nextConnectionId += 1
         connections[nextConnectionId] = HubConnection(
             id: nextConnectionId, outbox: outbox, channel: channel,
-            replies: ReplyAllowance(bytesPerSecond: configuration.replyBytesPerSecond, burst: configuration.replyBurstBytes))
+            replies: ByteAllowance(bytesPerSecond: configuration.replyBytesPerSecond, burst: configuration.replyBurstBytes),
+            ephemeral: ByteAllowance(bytesPerSecond: configuration.ephemeralBytesPerSecond,
+                                     burst: configuration.ephemeralBurstBytes))
         return nextConnectionId
     }
 
@@ -260,6 +262,10 @@ actor RepoHub {
             return
         }
         guard connection.acceptEphemeral(session: session, count: count) else { return }
+        guard connection.ephemeral.draw(data.count, at: .now) else {
+            logger.debug("ephemeral message dropped: past the sender's rate", metadata: ["peer": "\(sender)"])
+            return
+        }
         // Dropped, not queued, for a follower that has not read what it was sent before.
         for id in subscribers[document] ?? [] where id != connection.id {
             guard let follower = connections[id], let target = follower.peerId,

@@ -68,6 +68,12 @@ public struct RepoServerConfiguration: Sendable {
     /// An ephemeral message is dropped for a follower that has more than
     /// this many bytes waiting to be written to it: it is not reading.
     public var maximumEphemeralBacklog: Int
+    /// The rate at which one connection's ephemeral messages are relayed,
+    /// in bytes a second, past ``ephemeralBurstBytes``; past it they are
+    /// dropped (each is copied to every follower of its document).
+    public var ephemeralBytesPerSecond: Int
+    /// The bytes of ephemeral messages a connection may have relayed at once before ``ephemeralBytesPerSecond`` applies.
+    public var ephemeralBurstBytes: Int
     /// The rate at which the replies to a connection's own messages may
     /// be sent, in bytes a second, past ``replyBurstBytes``: a connection
     /// whose replies cost more waits before its next message is handled
@@ -97,7 +103,8 @@ public struct RepoServerConfiguration: Sendable {
     /// connections queued; 10,000 connections, 1,000 from one address; 10
     /// seconds to join, 120 for a message; 64 MiB received and unhandled per
     /// connection, 512 MiB in all, 512 MiB of replies in all; ephemeral
-    /// messages of 256 KiB, dropped behind 1 MiB of backlog; replies at 16
+    /// messages of 256 KiB, dropped behind 1 MiB of backlog or past 1 MiB a
+    /// second from one connection (4 MiB at once); replies at 16
     /// MiB a second past a burst of 128 MiB; the default `HeldChangeLimits`;
     /// 1,000 saved sync states per document; 5 seconds of grace at shutdown;
     /// messages of 256 KiB and over are bulk work.
@@ -108,7 +115,8 @@ public struct RepoServerConfiguration: Sendable {
                 handshakeTimeout: Duration = .seconds(10), messageTimeout: Duration = .seconds(120),
                 maximumInboundBytesPerConnection: Int = 64 << 20, maximumInboundBytes: Int = 512 << 20,
                 maximumOutboundBytes: Int = 512 << 20, maximumEphemeralMessageSize: Int = 256 << 10,
-                maximumEphemeralBacklog: Int = 1 << 20, replyBytesPerSecond: Int = 16 << 20,
+                maximumEphemeralBacklog: Int = 1 << 20, ephemeralBytesPerSecond: Int = 1 << 20,
+                ephemeralBurstBytes: Int = 4 << 20, replyBytesPerSecond: Int = 16 << 20,
                 replyBurstBytes: Int = 128 << 20, heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
                 maximumSyncStatesPerDocument: Int = 1_000, shutdownGracePeriod: Duration = .seconds(5),
                 bulkMessageSize: Int = 256 << 10)
@@ -131,6 +139,8 @@ public struct RepoServerConfiguration: Sendable {
         self.maximumOutboundBytes = maximumOutboundBytes
         self.maximumEphemeralMessageSize = maximumEphemeralMessageSize
         self.maximumEphemeralBacklog = maximumEphemeralBacklog
+        self.ephemeralBytesPerSecond = ephemeralBytesPerSecond
+        self.ephemeralBurstBytes = ephemeralBurstBytes
         self.replyBytesPerSecond = replyBytesPerSecond
         self.replyBurstBytes = replyBurstBytes
         self.heldChangeLimits = heldChangeLimits
