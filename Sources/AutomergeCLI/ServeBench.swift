@@ -25,8 +25,9 @@ struct ServeBench: ParsableCommand {
             find(), sees the change. Server memory from /proc/PID/status (VmRSS, and VmHWM: the peak), CPU \
             time of both processes from /proc/PID/stat. With --attack each N runs twice, quiet and then beside \
             one hostile peer of each kind (ServeAttackers.swift) from the start of the edits to their end, in a \
-            process of their own at nice 19 (a remote attacker's work takes none of the server's cores), and \
-            the honest clients' p99 sync latency under attack is given as a ratio to the quiet run's.
+            process of their own at nice 19 (a remote attacker's work takes none of the server's cores), --rounds \
+            times in turn, and the honest clients' p99 sync latency over every attacked round is given as a ratio \
+            to that over every quiet round.
             """)
 
     @Option(help: "Client counts, comma-separated.") var clients = "10,100,1000"
@@ -36,6 +37,7 @@ struct ServeBench: ParsableCommand {
     @Flag(help: "Also run each N beside hostile peers, and compare.") var attack = false
     @Option(help: "With --attack, the kinds of hostile peers, comma-separated (all unless given).") var attackers =
         ServeAttackers.kinds.joined(separator: ",")
+    @Option(help: "With --attack, the quiet and attacked runs made in turn for each N.") var rounds = 3
 
     func run() throws {
         let counts = clients.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -43,22 +45,33 @@ struct ServeBench: ParsableCommand {
         let limit = try raiseFileLimit(atLeast: UInt64(counts.max()! + observers) * 2 + 256)
         print("automerge-repo server benchmarks: \(changes) changes a document, \(seconds) s of edits, "
               + "\(observers) observers, \(limit) file descriptors (release build expected)")
+        let kinds = Set(attackers.split(separator: ",").map { String($0) })
+        guard kinds.isSubset(of: ServeAttackers.kinds) else {
+            throw ValidationError("--attackers: some of \(ServeAttackers.kinds.joined(separator: ","))")
+        }
         var results: [ServeFigures] = []
         for count in counts {
             let run = ServeRun(clients: count, observers: min(observers, count), seconds: seconds, changes: changes)
-            let quiet = try run.run()
-            results.append(quiet)
-            guard attack else { continue }
-            let kinds = Set(attackers.split(separator: ",").map { String($0) })
-            guard kinds.isSubset(of: ServeAttackers.kinds) else {
-                throw ValidationError("--attackers: some of \(ServeAttackers.kinds.joined(separator: ","))")
+            guard attack else {
+                results.append(try run.run())
+                continue
             }
-            var attacked = try ServeRun(clients: count, observers: min(observers, count), seconds: seconds, changes: changes,
-                                        attackers: kinds).run()
-            attacked.label = "attacked"
-            results.append(attacked)
-            let ratio = percentile(attacked.syncLatency, 0.99) / max(percentile(quiet.syncLatency, 0.99), 0.001)
-            print(padded("  p99 sync latency, attacked / quiet", 46) + String(format: "%.2f (budget 2.00)", ratio))
+            // Quiet and attacked in turn, each on a new server: a stall of the machine's
+            // lands in either, and the p99s compared are over every round's edits.
+            var quietLatency: [Double] = [], attackedLatency: [Double] = []
+            for _ in 0..<rounds {
+                let quiet = try run.run()
+                results.append(quiet)
+                var attacked = try ServeRun(clients: count, observers: min(observers, count), seconds: seconds,
+                                            changes: changes, attackers: kinds).run()
+                attacked.label = "attacked"
+                results.append(attacked)
+                quietLatency += quiet.syncLatency
+                attackedLatency += attacked.syncLatency
+            }
+            let ratio = percentile(attackedLatency, 0.99) / max(percentile(quietLatency, 0.99), 0.001)
+            print(String(format: "\n%d clients, %d rounds: p99 sync latency quiet %.2f ms, attacked %.2f ms: %.2fx (budget 2.00)",
+                         count, rounds, percentile(quietLatency, 0.99), percentile(attackedLatency, 0.99), ratio))
         }
         ServeFigures.printSummary(results)
     }
