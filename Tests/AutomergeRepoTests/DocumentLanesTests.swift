@@ -1,4 +1,5 @@
 @testable import AutomergeRepo
+import AutomergeTestSupport
 import Dispatch
 import NIOConcurrencyHelpers
 import NIOPosix
@@ -6,35 +7,33 @@ import Testing
 
 /// ``DocumentLanes``: one job at a time per document, in order, whichever
 /// pool a job runs on; bulk work on its own pool holds no regular work.
+/// Jobs are submitted and awaited without Swift's cooperative pool, which
+/// the rest of the suite may keep busy.
 @Suite("Document lanes: per-document order, bulk work apart")
 struct DocumentLanesTests {
     @Test("a document's jobs run one at a time and in the order asked, moving between the pools")
     func orderAcrossPools() async throws {
         try await withPools(regular: 2, bulk: 1) { lanes in
             let document = DocumentId.random()
-            let log = NIOLockedValueBox<[Int]>([]), running = NIOLockedValueBox(0)
+            let log = NIOLockedValueBox<[Int]>([]), running = NIOLockedValueBox(0), overlaps = NIOLockedValueBox(0)
             let weights: [DocumentLanes.Work] = (0..<40).map { $0 % 3 == 0 ? .bulk : .regular }
-            let held = DispatchSemaphore(value: 0), holding = NIOLockedValueBox(false)
-            var jobs: [Task<Void, any Error>] = []
+            let held = DispatchSemaphore(value: 0), finished = DispatchGroup()
             for (index, weight) in weights.enumerated() {
-                jobs.append(Task {
-                    try await lanes.run(document, weight) {
-                        if index == 0 {
-                            holding.withLockedValue { $0 = true }
-                            _ = held.wait(timeout: .now() + 60)
-                        }
-                        #expect(running.withLockedValue { $0 += 1; return $0 } == 1, "two jobs of one document at once")
-                        usleep(200)
-                        running.withLockedValue { $0 -= 1 }
-                        log.withLockedValue { $0.append(index) }
-                    }
-                })
-                // The next is asked only once this one waits on the lane (the first holds it).
-                if index == 0 { await eventually("the first job holds the lane") { holding.withLockedValue { $0 } } }
-                if index > 0 { await eventually("job \(index) queued") { lanes.waitingJobs(document) == index } }
+                finished.enter()
+                lanes.submit(document, weight, run: {
+                    if index == 0 { _ = held.wait(timeout: .now() + 60) }
+                    if running.withLockedValue({ $0 += 1; return $0 }) > 1 { overlaps.withLockedValue { $0 += 1 } }
+                    usleep(200)
+                    running.withLockedValue { $0 -= 1 }
+                    log.withLockedValue { $0.append(index) }
+                    finished.leave()
+                }, cancel: { finished.leave() })
             }
+            #expect(lanes.waitingJobs(document) == weights.count - 1)
             held.signal()
-            for job in jobs { try await job.value }
+            let allRan = try await blockingWork { finished.wait(timeout: .now() + 60) == .success }
+            #expect(allRan)
+            #expect(overlaps.withLockedValue { $0 } == 0, "two jobs of one document ran at once")
             #expect(log.withLockedValue { $0 } == Array(weights.indices))
             #expect(lanes.waitingJobs(document) == 0)
         }
@@ -43,17 +42,18 @@ struct DocumentLanesTests {
     @Test("bulk work that holds every bulk thread holds no regular work, not even on a one-thread regular pool")
     func bulkApart() async throws {
         try await withPools(regular: 1, bulk: 1) { lanes in
-            let held = DispatchSemaphore(value: 0)
-            let heavy = Task { try await lanes.run(DocumentId.random(), .bulk) { _ = held.wait(timeout: .now() + 60) } }
-            try await Task.sleep(for: .milliseconds(50))
-            let answered = NIOLockedValueBox(false)
-            let light = Task { try await lanes.run(DocumentId.random(), .regular) { answered.withLockedValue { $0 = true } } }
-            await eventually("the regular job is done while the bulk pool is held", timeout: .seconds(10)) {
-                answered.withLockedValue { $0 }
-            }
+            let held = DispatchSemaphore(value: 0), heavyDone = DispatchSemaphore(value: 0)
+            let lightDone = DispatchSemaphore(value: 0)
+            lanes.submit(DocumentId.random(), .bulk, run: {
+                _ = held.wait(timeout: .now() + 60)
+                heavyDone.signal()
+            }, cancel: { heavyDone.signal() })
+            lanes.submit(DocumentId.random(), .regular, run: { lightDone.signal() }, cancel: {})
+            let lightRan = try await blockingWork { lightDone.wait(timeout: .now() + 10) == .success }
+            #expect(lightRan, "the regular job waited for the bulk job of another document")
             held.signal()
-            try await heavy.value
-            try await light.value
+            let heavyRan = try await blockingWork { heavyDone.wait(timeout: .now() + 60) == .success }
+            #expect(heavyRan)
         }
     }
 

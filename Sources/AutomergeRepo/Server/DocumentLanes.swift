@@ -42,18 +42,26 @@ final class DocumentLanes: Sendable {
         async throws -> T
     {
         try await withCheckedThrowingContinuation { continuation in
-            let job = Job(work: weight, run: { continuation.resume(with: Result { try work() }) },
-                          cancel: { continuation.resume(throwing: CancellationError()) })
-            let startsLane = waiting.withLockedValue { waiting -> Bool in
-                guard waiting[document] == nil else {
-                    waiting[document]!.append(job)
-                    return false
-                }
-                waiting[document] = []
-                return true
-            }
-            if startsLane { start(document, from: job) }
+            submit(document, weight, run: { continuation.resume(with: Result { try work() }) },
+                   cancel: { continuation.resume(throwing: CancellationError()) })
         }
+    }
+
+    /// Queues `run` on `document`'s lane, after the work asked for it
+    /// before; `cancel` instead when the pool has stopped.
+    func submit(_ document: DocumentId, _ weight: Work, run: @escaping @Sendable () -> Void,
+                cancel: @escaping @Sendable () -> Void)
+    {
+        let job = Job(work: weight, run: run, cancel: cancel)
+        let startsLane = waiting.withLockedValue { waiting -> Bool in
+            guard waiting[document] == nil else {
+                waiting[document]!.append(job)
+                return false
+            }
+            waiting[document] = []
+            return true
+        }
+        if startsLane { start(document, from: job) }
     }
 
     /// How many jobs wait behind the running one on `document`'s lane.
