@@ -232,10 +232,19 @@ struct MemoryBench: ParsableCommand {
     }
 }
 
+/// This executable, symbolic links resolved.
+func thisExecutable() -> URL {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+}
+
+/// The executable `name`, built beside this one.
+func besideThisExecutable(_ name: String) -> URL {
+    thisExecutable().deletingLastPathComponent().appendingPathComponent(name)
+}
+
 /// Runs `executable`, built beside this one, and returns what it printed.
 func runBeside(_ executable: String, arguments: [String]) throws -> String {
-    let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent(executable)
+    let path = besideThisExecutable(executable)
     guard FileManager.default.isExecutableFile(atPath: path.path) else {
         throw ValidationError("\(path.path) is missing: build it with `swift build -c release` (it is built with the CLI)")
     }

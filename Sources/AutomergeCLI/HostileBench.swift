@@ -121,8 +121,7 @@ struct HostileBench: ParsableCommand {
 
     /// One load in a fresh `automerge-memory-probe --load-stats` process.
     func probeLoad(_ path: String, delivery: HostileInputs.Delivery) throws -> Load {
-        let executable = probe.map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("automerge-memory-probe")
+        let executable = probe.map { URL(fileURLWithPath: $0) } ?? besideThisExecutable("automerge-memory-probe")
         let child = Process()
         child.executableURL = executable
         child.arguments = ["--load-stats", "--deliver", delivery.rawValue, path]

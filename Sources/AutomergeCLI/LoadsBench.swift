@@ -47,7 +47,7 @@ struct LoadsBench: ParsableCommand {
 
     func run() throws {
         print("whole-process loads (`automerge dump FILE > /dev/null`; median of \(runs) runs, alternating)\n")
-        let ours = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let ours = thisExecutable().path
         var commands: [(label: String, command: [String])] = [("ours", [ours, "dump"])]
         if let baseline { commands.append(("baseline", ["/bin/sh", "-c", "exec " + baseline + " \"$0\""])) }
         if let rust { commands.append(("Rust 0.11", ["/bin/sh", "-c", "exec " + rust + " \"$0\""])) }

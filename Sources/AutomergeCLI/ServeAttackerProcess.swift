@@ -23,10 +23,8 @@ struct ServeAttackersCommand: ParsableCommand {
     func run() throws {
         _ = try raiseFileLimit(atLeast: 4096)
         let documents = try targets.split(separator: ",").map { try DocumentId(String($0)) }
-        let only = Set(kinds.split(separator: ",").map(String.init))
-        guard !documents.isEmpty, only.isSubset(of: ServeAttackers.kinds) else {
-            throw ValidationError("--targets: one document id or more; --kinds: some of \(ServeAttackers.kinds)")
-        }
+        guard !documents.isEmpty else { throw ValidationError("--targets: one document id or more") }
+        let only = try ServeAttackers.kinds(parsing: kinds, option: "--kinds")
         try runBlocking { [url, port, serverPeer] in
             let peer = if let serverPeer { PeerId(serverPeer) } else { try await Self.askPeerId(of: url) }
             await ServeAttackers(url: url, port: port, targets: documents, serverPeer: peer, only: only).run()
@@ -52,7 +50,7 @@ struct AttackerProcess: @unchecked Sendable {
     let process: Process
 
     static func start(_ attackers: ServeAttackers) throws -> AttackerProcess {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let executable = thisExecutable()
         let arguments = ["bench", "serve-attackers", "--url", attackers.url, "--port", "\(attackers.port)",
                          "--server-peer", attackers.serverPeer.description,
                          "--targets", attackers.targets.map(\.description).joined(separator: ","),

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Automerge
 import AutomergeConformance
 import AutomergeRepo
@@ -25,6 +26,13 @@ struct ServeAttackers: Sendable {
 
     /// Every kind of attacker, by name.
     static let kinds = ["many-actors", "half-open", "ahead-of-history", "whole-again", "ephemeral", "unfinished", "churn"]
+
+    /// The kinds named in `list` (comma-separated), each one of ``kinds``.
+    static func kinds(parsing list: String, option: String) throws -> Set<String> {
+        let named = Set(list.split(separator: ",").map(String.init))
+        guard named.isSubset(of: kinds) else { throw ValidationError("\(option): some of \(kinds.joined(separator: ","))") }
+        return named
+    }
 
     /// Runs the attackers until the calling task is cancelled.
     func run() async {

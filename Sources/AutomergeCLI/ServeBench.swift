@@ -23,7 +23,7 @@ struct ServeBench: ParsableCommand {
             latency: from an edit's commit until waitUntilSynced returns (the server stored and acknowledged it); \
             propagation: until one of --observers other clients, each following one of the documents through \
             find(), sees the change. Server memory from /proc/PID/status (VmRSS, and VmHWM: the peak), CPU \
-            time of both processes from /proc/PID/stat. With --attack each N runs twice, quiet and then beside \
+            time of both processes from /proc/PID/stat. With --attack each N runs quiet and then beside \
             one hostile peer of each kind (ServeAttackers.swift) from the start of the edits to their end, in a \
             process of their own at nice 19 (a remote attacker's work takes none of the server's cores), --rounds \
             times in turn, and the honest clients' p99 sync latency over every attacked round is given as a ratio \
@@ -45,10 +45,7 @@ struct ServeBench: ParsableCommand {
         let limit = try raiseFileLimit(atLeast: UInt64(counts.max()! + observers) * 2 + 256)
         print("automerge-repo server benchmarks: \(changes) changes a document, \(seconds) s of edits, "
               + "\(observers) observers, \(limit) file descriptors (release build expected)")
-        let kinds = Set(attackers.split(separator: ",").map { String($0) })
-        guard kinds.isSubset(of: ServeAttackers.kinds) else {
-            throw ValidationError("--attackers: some of \(ServeAttackers.kinds.joined(separator: ","))")
-        }
+        let kinds = try ServeAttackers.kinds(parsing: attackers, option: "--attackers")
         var results: [ServeFigures] = []
         for count in counts {
             let run = ServeRun(clients: count, observers: min(observers, count), seconds: seconds, changes: changes)

@@ -14,8 +14,7 @@ struct ServerProcess: @unchecked Sendable {
 
     /// Starts the server and waits for its `listening PORT` line.
     static func start() throws -> ServerProcess {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("automerge")
+        let executable = besideThisExecutable("automerge")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("automerge-serve-bench-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         let process = Process()

@@ -10,20 +10,6 @@ import Testing
 /// acknowledged on disk.
 @Suite("automerge serve / repo-create / repo-sync", .serialized)
 struct ServeCommandTests {
-    /// Reads standard output up to its first newline.
-    func firstLine(of pipe: Pipe) async throws -> String {
-        try await blockingWork {
-            var bytes = [UInt8]()
-            while true {
-                let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                bytes += chunk
-                if bytes.contains(UInt8(ascii: "\n")) { break }
-            }
-            return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        }
-    }
-
     @Test("serve prints 'listening PORT' first; create and sync through it; a taken port is one error line; SIGTERM keeps every document")
     func serveCreateSyncTerminate() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
@@ -38,8 +24,7 @@ struct ServeCommandTests {
         defer { if server.isRunning { server.terminate() } }
 
         let line = try await firstLine(of: output)
-        let port = try #require(line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil,
-                                "first line: \(line)")
+        let port = try #require(listeningPort(line), "first line: \(line)")
         let address = "ws://127.0.0.1:\(port)"
         let created = try await AutomergeExecutable.run(["repo-create", address, #"{"title":"made by repo-create","tags":["a","b"]}"#])
         #expect(created.status == 0, "\(created.stderr)")

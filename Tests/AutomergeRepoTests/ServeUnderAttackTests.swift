@@ -79,16 +79,8 @@ struct ServeUnderAttackTests {
         server.standardOutput = output
         server.standardError = FileHandle.nullDevice
         try server.run()
-        let line = try await blockingWork { () -> String in
-            var bytes = [UInt8]()
-            while !bytes.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                bytes += chunk
-            }
-            return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        }
-        let port = try #require(line.hasPrefix("listening ") ? Int(line.dropFirst("listening ".count)) : nil, "\(line)")
+        let line = try await firstLine(of: output)
+        let port = try #require(listeningPort(line), "first line: \(line)")
         return (server, port)
     }
 
