@@ -58,6 +58,8 @@ let package = Package(
                 "Automerge",
                 "StrictJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The write-ahead log's commit hook (WALCheckpointer.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -47,7 +47,7 @@ struct ServerProcess: @unchecked Sendable {
         return (field("VmRSS"), field("VmHWM"))
     }
 
-    /// SIGTERM, then SIGKILL if it has not exited within 30 s; removes the datastore.
+    /// SIGTERM, then SIGKILL if it has not exited within 30 s; removes the datastore and flushes the disks.
     func stop() {
         process.terminate()
         let deadline = nanoseconds() + 30_000_000_000
@@ -58,6 +58,8 @@ struct ServerProcess: @unchecked Sendable {
         }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
+        // The next run's commits would otherwise wait on this one's writeback.
+        sync()
     }
 }
 

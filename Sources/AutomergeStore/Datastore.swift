@@ -14,6 +14,8 @@ public final class Datastore: @unchecked Sendable {
     /// The folder holding its database and attachment blobs.
     public let directory: URL
     let database: DatabasePool
+    /// Checkpoints the database's log after writes, outside the write lock.
+    let checkpointer: WALCheckpointer
     let blobs: BlobStore
     /// The actor this datastore writes its changes as.
     let actor: ActorId
@@ -28,8 +30,11 @@ public final class Datastore: @unchecked Sendable {
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(30)
-            database = try DatabasePool(path: directory.appendingPathComponent("datastore.sqlite").path,
-                                        configuration: configuration)
+            let path = directory.appendingPathComponent("datastore.sqlite").path
+            let checkpointer = WALCheckpointer(path: path)
+            configuration.prepareDatabase { db in checkpointer.install(on: db) }
+            self.checkpointer = checkpointer
+            database = try DatabasePool(path: path, configuration: configuration)
             try StoreSchema.migrator.migrate(database)
             actor = try database.write { db in try Self.actor(in: db) }
         } catch let error as StoreError {
@@ -64,7 +69,8 @@ public final class Datastore: @unchecked Sendable {
 
     /// Runs `body` in one write transaction, turning database failures into ``StoreError``.
     func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        try translatingErrors { try database.write(body) }
+        defer { checkpointer.checkpointIfDue() }
+        return try translatingErrors { try database.write(body) }
     }
 
     /// Runs `body` in one read transaction, turning database failures into ``StoreError``.

@@ -5,18 +5,19 @@ import NIOConcurrencyHelpers
 import NIOPosix
 import Testing
 
-/// ``DocumentLanes``: one job at a time per document, in order, whichever
-/// pool a job runs on; bulk work on its own pool holds no regular work.
+/// ``DocumentLanes``: one job at a time per document, whichever pool a job
+/// runs on, small edits before the bulk work waiting on their document;
+/// bulk work on its own pool holds no regular work.
 /// Jobs are submitted and awaited without Swift's cooperative pool, which
 /// the rest of the suite may keep busy.
-@Suite("Document lanes: per-document order, bulk work apart")
+@Suite("Document lanes: one job at a time per document, bulk work apart")
 struct DocumentLanesTests {
-    @Test("a document's jobs run one at a time and in the order asked, moving between the pools")
+    @Test("a document's jobs run one at a time, moving between the pools; each kind in the order asked, a bulk job passed at most maximumPasses times")
     func orderAcrossPools() async throws {
         try await withPools(regular: 2, bulk: 1) { lanes in
             let document = DocumentId.random()
             let log = NIOLockedValueBox<[Int]>([]), running = NIOLockedValueBox(0), overlaps = NIOLockedValueBox(0)
-            let weights: [DocumentLanes.Work] = (0..<40).map { $0 % 3 == 0 ? .bulk : .regular }
+            let weights: [DocumentLanes.Work] = (0..<60).map { $0 % 3 == 0 ? .bulk : .regular }
             let held = DispatchSemaphore(value: 0), finished = DispatchGroup()
             for (index, weight) in weights.enumerated() {
                 finished.enter()
@@ -34,8 +35,37 @@ struct DocumentLanesTests {
             let allRan = try await blockingWork { finished.wait(timeout: .now() + 60) == .success }
             #expect(allRan)
             #expect(overlaps.withLockedValue { $0 } == 0, "two jobs of one document ran at once")
-            #expect(log.withLockedValue { $0 } == Array(weights.indices))
+            let order = log.withLockedValue { $0 }
+            #expect(order.sorted() == Array(weights.indices))
+            #expect(order.filter { weights[$0] == .bulk } == weights.indices.filter { weights[$0] == .bulk })
+            #expect(order.filter { weights[$0] == .regular } == weights.indices.filter { weights[$0] == .regular })
+            for (position, index) in order.enumerated() where weights[index] == .bulk {
+                let passedBy = order[..<position].filter { $0 > index }.count
+                #expect(passedBy <= DocumentLanes.maximumPasses, "bulk job \(index) was passed \(passedBy) times")
+            }
+            #expect(order != Array(weights.indices), "no regular job went before a waiting bulk job")
             #expect(lanes.waitingJobs(document) == 0)
+        }
+    }
+
+    @Test("a small edit waiting on a document goes before the bulk work waiting there")
+    func regularBeforeWaitingBulk() async throws {
+        try await withPools(regular: 1, bulk: 1) { lanes in
+            let document = DocumentId.random()
+            let log = NIOLockedValueBox<[String]>([])
+            let held = DispatchSemaphore(value: 0), finished = DispatchGroup()
+            for (name, weight) in [("running", DocumentLanes.Work.regular), ("bulk", .bulk), ("edit", .regular)] {
+                finished.enter()
+                lanes.submit(document, weight, run: {
+                    if name == "running" { _ = held.wait(timeout: .now() + 60) }
+                    log.withLockedValue { $0.append(name) }
+                    finished.leave()
+                }, cancel: { finished.leave() })
+            }
+            held.signal()
+            let allRan = try await blockingWork { finished.wait(timeout: .now() + 60) == .success }
+            #expect(allRan)
+            #expect(log.withLockedValue { $0 } == ["running", "edit", "bulk"])
         }
     }
 

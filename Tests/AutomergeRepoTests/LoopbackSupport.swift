@@ -13,32 +13,36 @@ import Testing
 final class LoopbackServer: @unchecked Sendable {
     let directory: URL
     let configuration: RepoServerConfiguration
+    /// The pool the server runs bulk work on, if any.
+    let bulkPool: NIOThreadPool?
     private(set) var server: RepoServer
     private var task: Task<Void, any Error>
     private(set) var port: Int
 
-    /// Starts a server on a free port.
-    static func start(_ configuration: RepoServerConfiguration = RepoServerConfiguration(port: 0)) async throws
-        -> LoopbackServer
+    /// Starts a server on a free port, running bulk work on `bulkPool` when given.
+    static func start(_ configuration: RepoServerConfiguration = RepoServerConfiguration(port: 0),
+                      bulkPool: NIOThreadPool? = nil) async throws -> LoopbackServer
     {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repo-\(UUID().uuidString)")
         var configuration = configuration
         configuration.port = 0
-        let (server, task, port) = try await launch(directory: directory, configuration: configuration)
-        return LoopbackServer(directory: directory, configuration: configuration, server: server, task: task, port: port)
+        let (server, task, port) = try await launch(directory: directory, configuration: configuration, bulkPool: bulkPool)
+        return LoopbackServer(directory: directory, configuration: configuration, bulkPool: bulkPool, server: server,
+                              task: task, port: port)
     }
 
-    private init(directory: URL, configuration: RepoServerConfiguration, server: RepoServer, task: Task<Void, any Error>,
-                 port: Int)
+    private init(directory: URL, configuration: RepoServerConfiguration, bulkPool: NIOThreadPool?, server: RepoServer,
+                 task: Task<Void, any Error>, port: Int)
     {
         self.directory = directory
         self.configuration = configuration
+        self.bulkPool = bulkPool
         self.server = server
         self.task = task
         self.port = port
     }
 
-    private static func launch(directory: URL, configuration: RepoServerConfiguration) async throws
+    private static func launch(directory: URL, configuration: RepoServerConfiguration, bulkPool: NIOThreadPool?) async throws
         -> (RepoServer, Task<Void, any Error>, Int)
     {
         let datastore = try DatastoreManager(directory: directory.path).datastoreNamed("repo")
@@ -47,7 +51,7 @@ final class LoopbackServer: @unchecked Sendable {
         logger.logLevel = ProcessInfo.processInfo.environment["REPO_TEST_LOG"] == nil ? .critical : .info
         // A pool of the server's own: the servers of tests running at once do not wait on each other's documents.
         let server = RepoServer(datastore: datastore, configuration: configuration, logger: logger,
-                                threadPool: lanePool)
+                                threadPool: lanePool, bulkThreadPool: bulkPool)
         let task = Task { try await server.runUntilCancelled() }
         return (server, task, try await server.listeningPort())
     }
@@ -65,7 +69,7 @@ final class LoopbackServer: @unchecked Sendable {
         await stop()
         var configuration = configuration
         configuration.port = port
-        (server, task, _) = try await Self.launch(directory: directory, configuration: configuration)
+        (server, task, _) = try await Self.launch(directory: directory, configuration: configuration, bulkPool: bulkPool)
     }
 
     /// The stored copy of a document, read from a fresh open of the datastore.

@@ -3,6 +3,7 @@ import AutomergeConformance
 import AutomergeStore
 import AutomergeTestSupport
 import Foundation
+import NIOPosix
 import Testing
 @testable import AutomergeRepo
 
@@ -104,6 +105,32 @@ struct ServerDocumentLoadTests {
         // 12 replies of 512 KiB: 6 MiB, of which 0.5 at once and the rest at 1 MiB a second.
         #expect(ContinuousClock.now - start >= .seconds(4), "the replies came in \(ContinuousClock.now - start)")
         await server.stop()
+    }
+
+    @Test("a peer whose messages keep the documents busy has its next work run as bulk work, apart from others' edits")
+    func busyPeerBecomesBulk() async throws {
+        let bulkPool = NIOThreadPool(numberOfThreads: 1)
+        bulkPool.start()
+        let server = try await LoopbackServer.start(RepoServerConfiguration(bulkConnectionShare: 0.01), bulkPool: bulkPool)
+        let document = try await storedDocument(on: server, size: 256 << 10)
+        let asker = try await joinedRawPeer(server, as: PeerId("asker"), receiveWindow: 1 << 20)
+        let request = RepoMessage.sync(senderId: PeerId("asker"), targetId: server.server.peerId, documentId: document,
+                                       data: syncMessageFromNothing).encoded()
+        // Ten whole documents in a row: more than 1% of a core lately.
+        try await asker.sendBinaryFrames(Array(repeating: request, count: 10))
+        _ = try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(60)) { $0.count >= 10 }
+        // With the bulk thread held, its next request waits there; an honest client's edit does not.
+        let held = DispatchSemaphore(value: 0)
+        bulkPool.submit { _ in _ = held.wait(timeout: .now() + 60) }
+        try await asker.sendBinaryFrame(request)
+        try await expectHonestClientServed(server)
+        let (early, _) = try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .milliseconds(500)) { !$0.isEmpty }
+        #expect(early.count == 0, "the busy peer's work ran beside the small edits")
+        held.signal()
+        let (late, _) = try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(30)) { !$0.isEmpty }
+        #expect(late.count == 1, "the busy peer's request is still answered")
+        await server.stop()
+        try await bulkPool.shutdownGracefully()
     }
 
     @Test("a new storage id on every join keeps at most the configured number of saved sync states per document")

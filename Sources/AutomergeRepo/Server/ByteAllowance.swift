@@ -35,9 +35,7 @@ struct ByteAllowance {
     }
 
     private mutating func refill(at now: ContinuousClock.Instant) {
-        let elapsed = now - updated
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        available = min(Double(burst), available + seconds * Double(bytesPerSecond))
+        available = min(Double(burst), available + (now - updated).seconds * Double(bytesPerSecond))
         updated = now
     }
 }

@@ -13,7 +13,12 @@ import NIOPosix
 /// gives one, typically fewer threads at a lower priority: a peer's
 /// megabytes then cannot hold every thread small edits are waiting for. A
 /// document's lane moves between the pools as its jobs require, still one
-/// job at a time and in order.
+/// job at a time. A regular job waiting on a lane goes before the bulk
+/// jobs waiting there (a small edit does not wait for a stranger's
+/// megabytes on a document they share), but passes each at most
+/// ``maximumPasses`` times, so bulk work is never starved. Jobs are
+/// otherwise run in the order asked; the hub has at most one job of a
+/// connection waiting, so each connection's messages keep their order.
 final class DocumentLanes: Sendable {
     /// How heavy a job is, which decides its pool.
     enum Work: Sendable {
@@ -25,7 +30,12 @@ final class DocumentLanes: Sendable {
         let work: Work
         let run: @Sendable () -> Void
         let cancel: @Sendable () -> Void
+        /// How many regular jobs went before this one while it waited.
+        var passed = 0
     }
+
+    /// How many regular jobs may go before a waiting bulk job.
+    static let maximumPasses = 8
 
     private let pool: NIOThreadPool
     private let bulkPool: NIOThreadPool?
@@ -55,13 +65,28 @@ final class DocumentLanes: Sendable {
         let job = Job(work: weight, run: run, cancel: cancel)
         let startsLane = waiting.withLockedValue { waiting -> Bool in
             guard waiting[document] == nil else {
-                waiting[document]!.append(job)
+                Self.enqueue(job, into: &waiting[document]!)
                 return false
             }
             waiting[document] = []
             return true
         }
         if startsLane { start(document, from: job) }
+    }
+
+    /// Queues `job` last, or, when it is regular, before the bulk jobs at
+    /// the end of the queue that have not been passed too often.
+    private static func enqueue(_ job: Job, into queue: inout Deque<Job>) {
+        var position = queue.endIndex
+        if job.work == .regular {
+            while position > queue.startIndex, queue[position - 1].work == .bulk,
+                  queue[position - 1].passed < maximumPasses
+            {
+                position -= 1
+            }
+            for index in position..<queue.endIndex { queue[index].passed += 1 }
+        }
+        queue.insert(job, at: position)
     }
 
     /// How many jobs wait behind the running one on `document`'s lane.

@@ -21,6 +21,8 @@ final class HubConnection {
     var replies: ByteAllowance
     /// The bytes of the peer's ephemeral messages that may still be relayed; past it they are dropped.
     var ephemeral: ByteAllowance
+    /// How much document work the peer's messages have cost lately.
+    var work = WorkMeter()
 
     /// The highest ephemeral `count` relayed per session of this peer.
     private var ephemeralCounts: [String: UInt64] = [:]

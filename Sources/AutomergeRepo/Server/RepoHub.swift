@@ -142,7 +142,8 @@ actor RepoHub {
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             if case .request = message {
                 let datastore = datastore
-                let stored = try? await lanes.run(document) { try datastore.containsDocument(document.description) }
+                let weight = weight(of: connection, messageSize: data.count)
+                let stored = try? await work(document, weight, for: connection) { try datastore.containsDocument(document.description) }
                 guard stored == true else { return answerUnavailable(document, to: connection) }
             }
             return await sync(document, data, from: connection)
@@ -202,10 +203,10 @@ actor RepoHub {
     private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection) async -> HubDisposition {
         guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
         guard let syncPeer = connection.syncPeer, let peer = connection.peerId else { return .close }
-        let weight: DocumentLanes.Work = data.count >= configuration.bulkMessageSize ? .bulk : .regular
+        let weight = weight(of: connection, messageSize: data.count)
         let outcome: DocumentSyncOutcome
         do {
-            outcome = try await lanes.run(document, weight) {
+            outcome = try await work(document, weight, for: connection) {
                 try syncPeer.receiveSyncMessage(Data(data), docId: document.description)
             }
         } catch let error as ReplicationError {
@@ -219,14 +220,36 @@ actor RepoHub {
             connection.send(.sync(senderId: peerId, targetId: peer, documentId: document, data: Array(reply)))
             pause = connection.replies.charge(reply.count, at: .now)
         }
-        if outcome.changed { await offer(document, except: connection.id, weight) }
+        if outcome.changed { await offer(document, from: connection, weight) }
         return pause > .zero ? .pause(pause) : .keepReading
     }
 
-    /// Sends each other follower of `document` the sync message it now needs.
-    private func offer(_ document: DocumentId, except sender: ConnectionId, _ weight: DocumentLanes.Work) async {
+    /// Whether the document work for a message of `messageSize` bytes from
+    /// `connection` is bulk: a large message, or a connection whose work
+    /// has lately taken more than its share of a core (see ``WorkMeter``).
+    private func weight(of connection: HubConnection, messageSize: Int) -> DocumentLanes.Work {
+        messageSize >= configuration.bulkMessageSize || connection.work.rate(at: .now) > configuration.bulkConnectionShare
+            ? .bulk : .regular
+    }
+
+    /// Runs `body` on `document`'s lane and charges the time it took to `connection`.
+    private func work<T: Sendable>(_ document: DocumentId, _ weight: DocumentLanes.Work, for connection: HubConnection,
+                                   _ body: @escaping @Sendable () throws -> T) async throws -> T
+    {
+        let (result, spent) = try await lanes.run(document, weight) { () -> (Result<T, any Error>, Duration) in
+            let start = ContinuousClock.now
+            let result = Result { try body() }
+            return (result, .now - start)
+        }
+        connection.work.add(spent, at: .now)
+        return try result.get()
+    }
+
+    /// Sends each other follower of `document` the sync message it now
+    /// needs, as work charged to `sender`, whose change it offers.
+    private func offer(_ document: DocumentId, from sender: HubConnection, _ weight: DocumentLanes.Work) async {
         let followers = (subscribers[document] ?? []).compactMap { id -> (HubConnection, DocumentSyncPeer)? in
-            guard id != sender, let follower = connections[id], let syncPeer = follower.syncPeer,
+            guard id != sender.id, let follower = connections[id], let syncPeer = follower.syncPeer,
                   !follower.outbox.isClosed else { return nil }
             return (follower, syncPeer)
         }
@@ -234,7 +257,7 @@ actor RepoHub {
         let peers = followers.map(\.1)
         let messages: [Result<Data?, any Error>]
         do {
-            messages = try await lanes.run(document, weight) {
+            messages = try await work(document, weight, for: sender) {
                 peers.map { peer in Result { try peer.generateSyncMessage(docId: document.description) } }
             }
         } catch {

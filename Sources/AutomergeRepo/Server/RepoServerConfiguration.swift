@@ -97,6 +97,12 @@ public struct RepoServerConfiguration: Sendable {
     /// when its host gives one (`RepoServer.init(bulkThreadPool:)`), so that
     /// a peer's megabytes do not hold the threads small edits are waiting for.
     public var bulkMessageSize: Int
+    /// The share of one core a connection's document work may take, on
+    /// average over the last seconds, before its next work is bulk work too:
+    /// a peer that keeps the server busy with small messages (asking for a
+    /// whole document again and again) then competes with the other bulk
+    /// work, not with everyone's edits.
+    public var bulkConnectionShare: Double
 
     /// A configuration with the defaults above: 32 MiB messages and queues,
     /// 100,000 documents per connection, a ping every 5 seconds, 4096
@@ -107,7 +113,8 @@ public struct RepoServerConfiguration: Sendable {
     /// second from one connection (4 MiB at once); replies at 16
     /// MiB a second past a burst of 128 MiB; the default `HeldChangeLimits`;
     /// 1,000 saved sync states per document; 5 seconds of grace at shutdown;
-    /// messages of 256 KiB and over are bulk work.
+    /// messages of 256 KiB and over are bulk work, and so is the work of a
+    /// connection that has taken more than 5% of a core lately.
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
                 keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, documentCacheBytes: Int = 1 << 30,
@@ -119,7 +126,7 @@ public struct RepoServerConfiguration: Sendable {
                 ephemeralBurstBytes: Int = 4 << 20, replyBytesPerSecond: Int = 16 << 20,
                 replyBurstBytes: Int = 128 << 20, heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
                 maximumSyncStatesPerDocument: Int = 1_000, shutdownGracePeriod: Duration = .seconds(5),
-                bulkMessageSize: Int = 256 << 10)
+                bulkMessageSize: Int = 256 << 10, bulkConnectionShare: Double = 0.05)
     {
         self.host = host
         self.port = port
@@ -147,5 +154,6 @@ public struct RepoServerConfiguration: Sendable {
         self.maximumSyncStatesPerDocument = maximumSyncStatesPerDocument
         self.shutdownGracePeriod = shutdownGracePeriod
         self.bulkMessageSize = bulkMessageSize
+        self.bulkConnectionShare = bulkConnectionShare
     }
 }

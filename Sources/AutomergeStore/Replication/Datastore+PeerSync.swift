@@ -36,7 +36,9 @@ extension Datastore {
             cache.store(document, for: docId, at: row.revId)
         }
         let reply = document.generateSyncMessage(state: state)
-        if let current { try write { db in try record(state, docId: docId, at: current, states: states, db) } }
+        if let current, states.persistent {
+            try write { db in try record(state, docId: docId, at: current, states: states, db) }
+        }
         return DocumentSyncOutcome(reply: reply, changed: changed)
     }
 
@@ -51,7 +53,9 @@ extension Datastore {
         }
         guard let (row, state, document) = found else { return nil }
         let reply = document.generateSyncMessage(state: state)
-        try write { db in try record(state, docId: docId, at: (row.revId, row.sequence), states: states, db) }
+        if states.persistent {
+            try write { db in try record(state, docId: docId, at: (row.revId, row.sequence), states: states, db) }
+        }
         return reply
     }
 

@@ -45,10 +45,11 @@ final class DocumentCache: @unchecked Sendable {
     var byteLimit: Int {
         get { lock.withLock { limit } }
         set {
-            lock.withLock {
+            let released = lock.withLock {
                 limit = max(0, newValue)
-                evictPastLimit()
+                return evictPastLimit()
             }
+            withExtendedLifetime(released) {}
         }
     }
 
@@ -61,12 +62,17 @@ final class DocumentCache: @unchecked Sendable {
         }
     }
 
+    /// Caches `document` at `revId`. The documents it replaces or evicts
+    /// are freed after the lock is let go (freeing a large one takes time
+    /// every other reader and writer would wait for).
     func store(_ document: Document, for docId: String, at revId: String) {
         let bytes = document.approximateMemoryFootprint
         let docId = ExactString(docId)
-        lock.withLock {
+        let released = lock.withLock { () -> [Document] in
+            var released: [Document] = []
             if let entry = entries[docId] {
                 totalBytes += bytes - entry.bytes
+                released.append(entry.document)
                 (entry.revId, entry.document, entry.bytes) = (revId, document, bytes)
                 moveToNewest(entry)
             } else {
@@ -75,25 +81,32 @@ final class DocumentCache: @unchecked Sendable {
                 totalBytes += bytes
                 append(entry)
             }
-            evictPastLimit()
+            return released + evictPastLimit()
         }
+        withExtendedLifetime(released) {}
     }
 
     func evict(_ docId: String) {
-        lock.withLock {
-            guard let entry = entries.removeValue(forKey: ExactString(docId)) else { return }
+        let released = lock.withLock { () -> Entry? in
+            guard let entry = entries.removeValue(forKey: ExactString(docId)) else { return nil }
             unlink(entry)
             totalBytes -= entry.bytes
+            return entry
         }
+        withExtendedLifetime(released) {}
     }
 
     func evictAll() {
-        lock.withLock {
-            entries.removeAll()
-            oldest = nil
-            newest = nil
-            totalBytes = 0
+        let released = lock.withLock { () -> [ExactString: Entry] in
+            defer {
+                entries = [:]
+                oldest = nil
+                newest = nil
+                totalBytes = 0
+            }
+            return entries
         }
+        withExtendedLifetime(released) {}
     }
 
     /// The number of cached documents and their estimated bytes.
@@ -101,12 +114,16 @@ final class DocumentCache: @unchecked Sendable {
 
     // MARK: The recency list; the caller holds the lock.
 
-    private func evictPastLimit() {
+    /// Evicts the least recently used entries past the limit; returns their documents, for the caller to free.
+    private func evictPastLimit() -> [Document] {
+        var evicted: [Document] = []
         while totalBytes > limit, let victim = oldest {
+            evicted.append(victim.document)
             entries[victim.docId] = nil
             unlink(victim)
             totalBytes -= victim.bytes
         }
+        return evicted
     }
 
     private func append(_ entry: Entry) {

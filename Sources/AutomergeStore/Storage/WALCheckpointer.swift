@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Checkpoints the datastore's write-ahead log outside its one writer.
+///
+/// SQLite's automatic checkpoint runs inside the commit that lets the log
+/// pass 1,000 pages: it copies the log into the database file and syncs
+/// it while that writer still holds the write lock, so every other write
+/// waits (25-55 ms here for a few megabytes, and a large write makes one
+/// due sooner). Here the commit only counts the log's pages (a WAL hook,
+/// which replaces the automatic checkpoint), and the thread that wrote,
+/// once it has let the write lock go, runs a passive checkpoint on a
+/// connection of its own while other writes go on. One runs at a time; a
+/// writer that finds one running leaves it be.
+final class WALCheckpointer: @unchecked Sendable {
+    /// How many pages the log may hold beyond what was checkpointed: SQLite's own default.
+    static let pagesBetweenCheckpoints: Int32 = 1000
+
+    private let path: String
+    private let lock = NSLock()
+    private var connection: DatabaseQueue?
+    /// Pages in the log after the last commit (the log restarts after a complete checkpoint).
+    private var logPages: Int32 = 0
+    /// Of those, the pages the last checkpoint copied into the database.
+    private var checkpointedPages: Int32 = 0
+    private var checkpointing = false
+
+    /// A checkpointer for the database at `path`.
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Counts the log's pages at each commit of `db`'s connection instead
+    /// of checkpointing there. Called as the writer connection opens; this
+    /// checkpointer must outlive it (the pool's configuration holds it).
+    func install(on db: Database) {
+        guard !db.configuration.readonly else { return }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_wal_hook(db.sqliteConnection, { context, _, _, pages in
+            Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(logPages: pages)
+            return SQLITE_OK
+        }, context)
+    }
+
+    private func committed(logPages pages: Int32) {
+        lock.withLock {
+            if pages < checkpointedPages { checkpointedPages = 0 }  // the log restarted
+            logPages = pages
+        }
+    }
+
+    /// After a write, once the write lock is released: checkpoints if the
+    /// log has grown enough since the last checkpoint and no other thread is
+    /// checkpointing. A failed checkpoint is left for the next write (SQLite
+    /// reads the log either way; a checkpoint only keeps it short).
+    func checkpointIfDue() {
+        let connection: DatabaseQueue? = lock.withLock {
+            guard !checkpointing, logPages - checkpointedPages >= Self.pagesBetweenCheckpoints else { return nil }
+            checkpointing = true
+            if self.connection == nil { self.connection = try? DatabaseQueue(path: path) }
+            return self.connection
+        }
+        guard let connection else { return }
+        let result = try? connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        lock.withLock {
+            checkpointing = false
+            if let result, result.checkpointedFrameCount <= logPages {
+                checkpointedPages = Int32(result.checkpointedFrameCount)
+            }
+        }
+    }
+}
