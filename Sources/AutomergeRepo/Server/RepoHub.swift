@@ -143,7 +143,9 @@ actor RepoHub {
             if case .request = message {
                 let datastore = datastore
                 let weight = weight(of: connection, messageSize: data.count)
-                let stored = try? await work(document, weight, for: connection) { try datastore.containsDocument(document.description) }
+                let stored = try? await work(document, weight, for: connection) {
+                    try datastore.containsDocument(document.description)
+                }
                 guard stored == true else { return answerUnavailable(document, to: connection) }
             }
             return await sync(document, data, from: connection)
@@ -246,7 +248,9 @@ actor RepoHub {
     }
 
     /// Sends each other follower of `document` the sync message it now
-    /// needs, as work charged to `sender`, whose change it offers.
+    /// needs, as work of `sender`'s weight. It is not charged to `sender`:
+    /// the more peers follow a document, the more an offer costs, and
+    /// strangers following a document must not make its editor's work bulk.
     private func offer(_ document: DocumentId, from sender: HubConnection, _ weight: DocumentLanes.Work) async {
         let followers = (subscribers[document] ?? []).compactMap { id -> (HubConnection, DocumentSyncPeer)? in
             guard id != sender.id, let follower = connections[id], let syncPeer = follower.syncPeer,
@@ -257,7 +261,7 @@ actor RepoHub {
         let peers = followers.map(\.1)
         let messages: [Result<Data?, any Error>]
         do {
-            messages = try await work(document, weight, for: sender) {
+            messages = try await lanes.run(document, weight) {
                 peers.map { peer in Result { try peer.generateSyncMessage(docId: document.description) } }
             }
         } catch {
