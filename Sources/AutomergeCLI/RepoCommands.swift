@@ -73,6 +73,7 @@ struct RepoSyncCommand: ParsableCommand {
     @Argument(help: "The server's WebSocket URL.") var server: String
     @Argument(help: "The document's automerge: URL.") var url: String
     @Option(help: "Seconds to wait for the server.") var timeout = 30
+    @Option(help: "Seconds to wait, when done, for the server to answer the WebSocket close.") var closeTimeout = 2
 
     func run() throws {
         let documentURL: AutomergeURL
@@ -81,7 +82,7 @@ struct RepoSyncCommand: ParsableCommand {
         } catch {
             throw CommandFailure("'\(url)' is not an automerge: URL: \(error)")
         }
-        let document = try withRepoClient(server) { [server, timeout] client in
+        let document = try withRepoClient(server, closeTimeout: closeTimeout) { [server, timeout] client in
             do {
                 let handle = try await client.find(documentURL, timeout: .seconds(timeout))
                 try await handle.waitUntilSynced(timeout: .seconds(timeout))
@@ -106,6 +107,7 @@ struct RepoCreateCommand: ParsableCommand {
     @Argument(help: "The server's WebSocket URL.") var server: String
     @Argument(help: "The body, a JSON object (- for standard input).") var body: String
     @Option(help: "Seconds to wait for the server.") var timeout = 30
+    @Option(help: "Seconds to wait, when done, for the server to answer the WebSocket close.") var closeTimeout = 2
 
     func run() throws {
         let document = Document()
@@ -116,7 +118,7 @@ struct RepoCreateCommand: ParsableCommand {
         } catch {
             throw CommandFailure("the body does not encode as a document: \(error)")
         }
-        let url = try withRepoClient(server) { [server, timeout] client in
+        let url = try withRepoClient(server, closeTimeout: closeTimeout) { [server, timeout] client in
             let handle = try await client.create(document)
             do {
                 try await handle.waitUntilSynced(timeout: .seconds(timeout))
@@ -130,11 +132,15 @@ struct RepoCreateCommand: ParsableCommand {
 }
 
 /// Runs `body` with a client of `server` and closes the client after it,
-/// failed or not (`leave`, then the WebSocket close handshake), blocking
-/// until both are done: the process never exits with the socket still open.
-func withRepoClient<T: Sendable>(_ server: String, _ body: @escaping @Sendable (RepoClient) async throws -> T) throws -> T {
+/// failed or not (`leave`, then the WebSocket close handshake, given
+/// `closeTimeout` seconds), blocking until both are done: the process never
+/// exits with the socket still open.
+func withRepoClient<T: Sendable>(_ server: String, closeTimeout: Int,
+                                 _ body: @escaping @Sendable (RepoClient) async throws -> T) throws -> T
+{
     try runBlocking {
-        let client = RepoClient(url: server, logger: quietLogger("automerge.repo"))
+        let client = RepoClient(url: server, configuration: RepoClientConfiguration(closeTimeout: .seconds(max(0, closeTimeout))),
+                                logger: quietLogger("automerge.repo"))
         do {
             let result = try await body(client)
             await client.close()

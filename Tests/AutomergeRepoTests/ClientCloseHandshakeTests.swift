@@ -75,11 +75,14 @@ struct ClientCloseHandshakeTests {
 
     /// Runs the CLI with `arguments` (the server URL inserted after the
     /// command) through a tap that holds the server's close frame back 300 ms.
+    /// The CLI waits up to 30 s for it: the in-process server answers late
+    /// when the rest of the suite keeps the cooperative pool busy, and the
+    /// default 2 s then ran out (the client gave up, as it should).
     private func runThroughTap(_ server: LoopbackServer, _ arguments: [String]) async throws
         -> (AutomergeExecutable.Output, [WireTap.Event])
     {
         let tap = try WireTap(upstream: server.port, serverClose: .relay(after: .milliseconds(300)))
-        let output = try await AutomergeExecutable.run([arguments[0], tap.url] + arguments.dropFirst())
+        let output = try await AutomergeExecutable.run([arguments[0], tap.url] + arguments.dropFirst() + ["--close-timeout", "30"])
         return (output, await tap.eventsOnceClientEnded())
     }
 }
