@@ -28,7 +28,8 @@ struct ClientCloseHandshakeTests {
         let (client, closeTook, events) = try await closeThroughTap(server, serverClose: .withhold,
                                                                     closeTimeout: .milliseconds(500))
         expectLeaveThenCloseFrame(events, from: client.peerId)
-        #expect(closeTook >= .milliseconds(450), "close() did not wait for the server's close frame")
+        #expect(closeTook >= .milliseconds(450),
+                "close() did not wait for the server's close frame: \(events.map(\.summary).joined(separator: ", "))")
         #expect(closeTook < .seconds(8), "close() waited past its closeTimeout (WSClient's own is 15 s)")
         let clientEnded = events.contains(where: \.isClientEnd)
         let serverCloseRelayed = events.contains(where: \.isServerClose)
