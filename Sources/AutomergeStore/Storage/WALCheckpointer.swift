@@ -19,6 +19,7 @@ final class WALCheckpointer: @unchecked Sendable {
 
     private let path: String
     private let lock = NSLock()
+    /// The checkpoints' own connection, opened by the first.
     private var connection: DatabaseQueue?
     /// Pages in the log after the last commit (the log restarts after a complete checkpoint).
     private var logPages: Int32 = 0
@@ -55,14 +56,16 @@ final class WALCheckpointer: @unchecked Sendable {
     /// checkpointing. A failed checkpoint is left for the next write (SQLite
     /// reads the log either way; a checkpoint only keeps it short).
     func checkpointIfDue() {
-        let connection: DatabaseQueue? = lock.withLock {
-            guard !checkpointing, logPages - checkpointedPages >= Self.pagesBetweenCheckpoints else { return nil }
+        let due = lock.withLock { () -> Bool in
+            guard !checkpointing, logPages - checkpointedPages >= Self.pagesBetweenCheckpoints else { return false }
             checkpointing = true
-            if self.connection == nil { self.connection = try? DatabaseQueue(path: path) }
-            return self.connection
+            return true
         }
-        guard let connection else { return }
-        let result = try? connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        guard due else { return }
+        // Only the thread that set `checkpointing` touches `connection`, and
+        // opens it outside the lock the writer's commit hook takes.
+        if connection == nil { connection = try? DatabaseQueue(path: path) }
+        let result = try? connection?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         lock.withLock {
             checkpointing = false
             if let result, result.checkpointedFrameCount <= logPages {
