@@ -24,16 +24,6 @@ struct StorageLayoutTests {
         }
     }
 
-    /// `count` letters that deflate does not shrink much, so that the
-    /// document's snapshot stays large beside its small changes.
-    private func incompressibleText(_ count: Int) -> String {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        return String((0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Character(Unicode.Scalar(UInt8(97 + (state >> 33) % 26)))
-        })
-    }
-
     @Test("a document written 60 times keeps one snapshot and the chunks after it, never more than twice the snapshot; every revision stays readable")
     func snapshotAndChunks() throws {
         let datastore = try TemporaryStore().datastore()

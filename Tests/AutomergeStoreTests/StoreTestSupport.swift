@@ -27,6 +27,17 @@ final class TemporaryStore: Sendable {
     }
 }
 
+/// `count` letters that deflate does not shrink much (a document's
+/// snapshot stays large beside its small changes; a log fills with pages),
+/// the same for the same `seed`.
+func incompressibleText(_ count: Int, seed: UInt64 = 0) -> String {
+    var state = seed &+ 0x9E37_79B9_7F4A_7C15
+    return String((0..<count).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Character(Unicode.Scalar(UInt8(97 + (state >> 33) % 26)))
+    })
+}
+
 /// How many attachment blobs the datastore holds.
 func blobCount(_ datastore: Datastore) throws -> Int {
     try FileManager.default.contentsOfDirectory(atPath: datastore.directory.appendingPathComponent("attachments").path).count

@@ -24,12 +24,4 @@ struct WriteAheadLogTests {
         #expect(size < 8 << 20, "the log holds \(size) bytes after 19 MB of pages written")
         #expect(try datastore.documentCount == 128)
     }
-
-    private func incompressibleText(_ count: Int, seed: UInt64) -> String {
-        var state = seed &+ 0x9E37_79B9_7F4A_7C15
-        return String((0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Character(Unicode.Scalar(UInt8(97 + (state >> 33) % 26)))
-        })
-    }
 }

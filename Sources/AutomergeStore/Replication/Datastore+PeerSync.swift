@@ -36,9 +36,7 @@ extension Datastore {
             cache.store(document, for: docId, at: row.revId)
         }
         let reply = document.generateSyncMessage(state: state)
-        if let current, states.persistent {
-            try write { db in try record(state, docId: docId, at: current, states: states, db) }
-        }
+        if let current { try recordApart(state, docId: docId, at: current, states: states) }
         return DocumentSyncOutcome(reply: reply, changed: changed)
     }
 
@@ -53,10 +51,17 @@ extension Datastore {
         }
         guard let (row, state, document) = found else { return nil }
         let reply = document.generateSyncMessage(state: state)
-        if states.persistent {
-            try write { db in try record(state, docId: docId, at: (row.revId, row.sequence), states: states, db) }
-        }
+        try recordApart(state, docId: docId, at: (row.revId, row.sequence), states: states)
         return reply
+    }
+
+    /// Records `state` in a write transaction of its own; opens none when
+    /// the peer's states are not kept (a write takes SQLite's one writer).
+    private func recordApart(_ state: SyncState, docId: String, at current: (revId: String, sequence: Int64),
+                             states: ReplicationSyncStates) throws
+    {
+        guard states.persistent else { return }
+        try write { db in try record(state, docId: docId, at: current, states: states, db) }
     }
 
     /// The document at `row`'s revision, for this caller alone: out of the

@@ -98,13 +98,12 @@ final class DocumentCache: @unchecked Sendable {
 
     func evictAll() {
         let released = lock.withLock { () -> [ExactString: Entry] in
-            defer {
-                entries = [:]
-                oldest = nil
-                newest = nil
-                totalBytes = 0
-            }
-            return entries
+            let released = entries
+            entries = [:]
+            oldest = nil
+            newest = nil
+            totalBytes = 0
+            return released
         }
         withExtendedLifetime(released) {}
     }
