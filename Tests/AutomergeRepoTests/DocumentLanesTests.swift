@@ -69,6 +69,42 @@ struct DocumentLanesTests {
         }
     }
 
+    @Test("after stop, the running job finishes and every job waiting or asked for later is cancelled, on either pool")
+    func stopCancelsWhatHasNotStarted() async throws {
+        try await withPools(regular: 1, bulk: 1) { lanes in
+            let document = DocumentId.random()
+            let ran = NIOLockedValueBox<[String]>([]), cancelled = NIOLockedValueBox<[String]>([])
+            let started = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0), finished = DispatchGroup()
+            func submit(_ name: String, _ weight: DocumentLanes.Work, on document: DocumentId) {
+                finished.enter()
+                lanes.submit(document, weight, run: {
+                    if name == "running" {
+                        started.signal()
+                        _ = held.wait(timeout: .now() + 60)
+                    }
+                    ran.withLockedValue { $0.append(name) }
+                    finished.leave()
+                }, cancel: {
+                    cancelled.withLockedValue { $0.append(name) }
+                    finished.leave()
+                })
+            }
+            submit("running", .regular, on: document)
+            submit("waiting bulk", .bulk, on: document)
+            submit("waiting edit", .regular, on: document)
+            let didStart = try await blockingWork { started.wait(timeout: .now() + 60) == .success }
+            try #require(didStart)
+            lanes.stop()
+            submit("later", .regular, on: DocumentId.random())
+            held.signal()
+            let allEnded = try await blockingWork { finished.wait(timeout: .now() + 60) == .success }
+            #expect(allEnded)
+            #expect(ran.withLockedValue { $0 } == ["running"])
+            #expect(cancelled.withLockedValue { $0 }.sorted() == ["later", "waiting bulk", "waiting edit"])
+            #expect(lanes.waitingJobs(document) == 0)
+        }
+    }
+
     @Test("bulk work that holds every bulk thread holds no regular work, not even on a one-thread regular pool")
     func bulkApart() async throws {
         try await withPools(regular: 1, bulk: 1) { lanes in

@@ -19,6 +19,14 @@ import NIOPosix
 /// ``maximumPasses`` times, so bulk work is never starved. Jobs are
 /// otherwise run in the order asked; the hub has at most one job of a
 /// connection waiting, so each connection's messages keep their order.
+///
+/// A shutdown goes in two steps. ``beginDraining()`` (its start) only
+/// tells the jobs (see ``isDraining``): a job for a peer already gone may
+/// then give up. ``stop()`` (the end of its grace period) cancels every job
+/// not yet started instead of running it: a shutdown waits for the job
+/// running on each lane, never for a queue of strangers' megabytes.
+/// Nothing acknowledged is lost, as a message's reply is sent only after
+/// its job has stored its changes.
 final class DocumentLanes: Sendable {
     /// How heavy a job is, which decides its pool.
     enum Work: Sendable {
@@ -39,8 +47,17 @@ final class DocumentLanes: Sendable {
 
     private let pool: NIOThreadPool
     private let bulkPool: NIOThreadPool?
-    /// The jobs waiting, per document whose lane is running.
-    private let waiting = NIOLockedValueBox<[DocumentId: Deque<Job>]>([:])
+    /// The jobs waiting, per document whose lane is running, and whether the lanes have stopped.
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var waiting: [DocumentId: Deque<Job>] = [:]
+        var isDraining = false
+        var isStopped = false
+    }
+
+    /// Whether a shutdown has begun.
+    var isDraining: Bool { state.withLockedValue(\.isDraining) }
 
     init(pool: NIOThreadPool, bulkPool: NIOThreadPool? = nil) {
         self.pool = pool
@@ -63,15 +80,32 @@ final class DocumentLanes: Sendable {
                 cancel: @escaping @Sendable () -> Void)
     {
         let job = Job(work: weight, run: run, cancel: cancel)
-        let startsLane = waiting.withLockedValue { waiting -> Bool in
-            guard waiting[document] == nil else {
-                Self.enqueue(job, into: &waiting[document]!)
-                return false
+        enum Admission { case startsLane, queued, stopped }
+        let admission = state.withLockedValue { state -> Admission in
+            guard !state.isStopped else { return .stopped }
+            guard state.waiting[document] == nil else {
+                Self.enqueue(job, into: &state.waiting[document]!)
+                return .queued
             }
-            waiting[document] = []
-            return true
+            state.waiting[document] = []
+            return .startsLane
         }
-        if startsLane { start(document, from: job) }
+        switch admission {
+        case .startsLane: start(document, from: job)
+        case .queued: break
+        case .stopped: cancel()
+        }
+    }
+
+    /// Marks the start of a shutdown (see ``isDraining``); every job still runs.
+    func beginDraining() {
+        state.withLockedValue { $0.isDraining = true }
+    }
+
+    /// Cancels every job not yet started, and every job asked for from now
+    /// on; the jobs running go on to their end.
+    func stop() {
+        state.withLockedValue { $0.isStopped = true }
     }
 
     /// Queues `job` last, or, when it is regular, before the bulk jobs at
@@ -91,7 +125,7 @@ final class DocumentLanes: Sendable {
 
     /// How many jobs wait behind the running one on `document`'s lane.
     func waitingJobs(_ document: DocumentId) -> Int {
-        waiting.withLockedValue { $0[document]?.count ?? 0 }
+        state.withLockedValue { $0.waiting[document]?.count ?? 0 }
     }
 
     private func pool(for job: Job) -> NIOThreadPool {
@@ -110,10 +144,11 @@ final class DocumentLanes: Sendable {
         var next: Job? = first
         while let job = next {
             guard !active || pool(for: job) === current else { return start(document, from: job) }
-            if active { job.run() } else { job.cancel() }
-            next = waiting.withLockedValue { waiting -> Job? in
-                guard let job = waiting[document]?.popFirst() else {
-                    waiting[document] = nil
+            let runs = active && !state.withLockedValue(\.isStopped)
+            if runs { job.run() } else { job.cancel() }
+            next = state.withLockedValue { state -> Job? in
+                guard let job = state.waiting[document]?.popFirst() else {
+                    state.waiting[document] = nil
                     return nil
                 }
                 return job

@@ -213,6 +213,8 @@ actor RepoHub {
             }
         } catch let error as ReplicationError {
             return refuse(connection, "document \(document): \(error)")
+        } catch is CancellationError {
+            return .close  // the server is shutting down (see work(_:_:for:_:))
         } catch {
             logger.error("storage failed", metadata: ["document": "\(document)", "error": "\(error)"])
             return refuse(connection, "the server could not store document \(document)")
@@ -235,10 +237,15 @@ actor RepoHub {
     }
 
     /// Runs `body` on `document`'s lane and charges the time it took to `connection`.
+    /// - Throws: `CancellationError` when the server is shutting down and
+    ///   the peer is gone before the work starts: its reply could not reach
+    ///   it, and nothing of its message was acknowledged.
     private func work<T: Sendable>(_ document: DocumentId, _ weight: DocumentLanes.Work, for connection: HubConnection,
                                    _ body: @escaping @Sendable () throws -> T) async throws -> T
     {
-        let (result, spent) = try await lanes.run(document, weight) { () -> (Result<T, any Error>, Duration) in
+        let channel = connection.channel
+        let (result, spent) = try await lanes.run(document, weight) { [lanes] () -> (Result<T, any Error>, Duration) in
+            if lanes.isDraining, channel?.isActive == false { throw CancellationError() }
             let start = ContinuousClock.now
             let result = Result { try body() }
             return (result, .now - start)

@@ -23,6 +23,8 @@ import ServiceLifecycle
 /// let server = RepoServer(datastore: datastore, configuration: .init(port: 3030))
 /// try await server.run()   // until cancelled, or SIGTERM with runUntilSignalled()
 /// ```
+///
+/// A server runs once: after its shutdown, make a new one to serve again.
 public final class RepoServer: Service, Sendable {
     /// The datastore holding the documents.
     public let datastore: Datastore
@@ -104,11 +106,14 @@ public final class RepoServer: Service, Sendable {
 
     /// Closes the connections that never joined now, and every other one
     /// left after the grace period, so that a shutdown never waits on a
-    /// peer.
+    /// peer; document work not started by then is dropped (it was never
+    /// acknowledged), so that it never waits on a queue of work either.
     private func beginShutdown() {
         registry.drain()
-        Task { [registry, configuration] in
+        hub.lanes.beginDraining()
+        Task { [registry, configuration, lanes = hub.lanes] in
             try? await Task.sleep(for: configuration.shutdownGracePeriod)
+            lanes.stop()
             registry.closeAll()
         }
     }
