@@ -26,12 +26,18 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection has to upgrade and join.") var handshakeTimeout = 10
     @Option(help: "Memory for bytes received and not yet handled, all connections together, in MiB.") var maxInboundMb = 512
     @Option(help: "Memory for replies waiting to be written, all connections together, in MiB.") var maxOutboundMb = 512
+    @Option(help: "How fast one connection's bytes are read past its burst, in MiB a second.") var receiveRateMb = 4
+    @Option(help: "How much one connection may send at full speed before --receive-rate-mb applies, in MiB.")
+    var receiveBurstMb = 16
     @Option(help: "Threads for bulk work (applying messages of 256 KiB and over; a thread a core unless given); 0 runs it with the rest.")
     var bulkThreads = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "The nice value (0-19) of the bulk threads: the cores go to small edits first.") var bulkNice: Int32 = 10
 
     func validate() throws {
         guard bulkThreads >= 0 else { throw ValidationError("--bulk-threads: 0 or more") }
+        guard receiveRateMb > 0, receiveBurstMb >= 0 else {
+            throw ValidationError("--receive-rate-mb: more than 0; --receive-burst-mb: 0 or more")
+        }
         guard (0...19).contains(bulkNice) else { throw ValidationError("--bulk-nice: 0 to 19") }
     }
 
@@ -46,6 +52,8 @@ struct ServeCommand: ParsableCommand {
                                                    maximumConnectionsPerAddress: maxConnectionsPerAddress,
                                                    handshakeTimeout: .seconds(handshakeTimeout),
                                                    maximumInboundBytes: maxInboundMb << 20,
+                                                   receiveBytesPerSecond: receiveRateMb << 20,
+                                                   receiveBurstBytes: receiveBurstMb << 20,
                                                    maximumOutboundBytes: maxOutboundMb << 20),
             logger: quietLogger("automerge.serve"),
             bulkThreadPool: bulkThreads > 0 ? lowPriorityThreadPool(threads: bulkThreads, niceness: bulkNice) : nil)

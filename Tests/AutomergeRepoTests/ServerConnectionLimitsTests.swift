@@ -102,6 +102,25 @@ struct ServerConnectionLimitsTests {
         await server.stop()
     }
 
+    @Test("past its burst a connection's bytes are read no faster than its receive rate, and the peer is still answered")
+    func receiveRate() async throws {
+        let server = try await LoopbackServer.start(RepoServerConfiguration(
+            keepAliveInterval: .seconds(60), receiveBytesPerSecond: 256 << 10, receiveBurstBytes: 256 << 10))
+        let peer = try await joinedRawPeer(server)
+        // 1.25 MiB that are not a message: the server answers with an error once it has read them all.
+        let started = ContinuousClock.now
+        try await peer.sendBinaryFrame([UInt8](repeating: 0xFF, count: 5 << 18))
+        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(30))
+        let took = ContinuousClock.now - started
+        #expect(closed)
+        let errors = frames.filter { $0.opcode == WebSocketWireFrame.binary }.compactMap { try? RepoMessage(decoding: $0.payload) }
+        #expect(errors.contains { if case .error(let message, _, _) = $0 { message.contains("malformed") } else { false } })
+        // 1 MiB past the burst at 256 KiB a second (unthrottled, a debug build reads them in about a second).
+        #expect(took >= .milliseconds(3500), "1.25 MiB read in \(took)")
+        try await expectHonestClientServed(server)
+        await server.stop()
+    }
+
     @Test("a slow reader fetching a large document is not closed for a ping that waits behind the data")
     func slowHonestReader() async throws {
         let server = try await LoopbackServer.start(RepoServerConfiguration(keepAliveInterval: .seconds(1)))

@@ -15,6 +15,10 @@ import NIOCore
 /// neither for two whole intervals after a ping is closed (one interval
 /// would close a live peer whose pong a busy machine delayed).
 ///
+/// Reading: the bytes a connection sends draw on its ``ByteAllowance``;
+/// while it is spent the gate holds the channel's reads back until it
+/// refills, and TCP's flow control holds the peer.
+///
 /// The gate reads and writes the bytes on the wire: behind TLS it must sit
 /// after the TLS handler.
 final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
@@ -48,11 +52,18 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     private var silentRounds = 0
     private var ticks: RepeatedTask?
     private var isAdmitted = false
+    /// What the peer may still send at full speed.
+    private var receiving: ByteAllowance
+    /// When the allowance is back above zero, while it is spent.
+    private var readsResume: ContinuousClock.Instant?
+    /// The read held back until then.
+    private var heldRead: Scheduled<Void>?
 
-    init(registry: ConnectionRegistry, meter: InboundMeter, timing: Timing, logger: Logger) {
+    init(registry: ConnectionRegistry, meter: InboundMeter, timing: Timing, receiving: ByteAllowance, logger: Logger) {
         self.registry = registry
         self.meter = meter
         self.timing = timing
+        self.receiving = receiving
         self.logger = logger
     }
 
@@ -82,6 +93,8 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         ticks?.cancel()
         ticks = nil
+        heldRead?.cancel()
+        heldRead = nil
         meter.close()
         if isAdmitted { registry.remove(context.channel) }
         context.fireChannelInactive()
@@ -95,7 +108,25 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
+        let now = ContinuousClock.now
+        let wait = receiving.charge(buffer.readableBytes, at: now)
+        if wait > .zero { readsResume = now + wait }
         context.fireChannelRead(data)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard let resume = readsResume, resume > .now else {
+            readsResume = nil
+            return context.read()
+        }
+        guard heldRead == nil else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        heldRead = context.eventLoop.scheduleTask(in: TimeAmount(resume - .now)) {
+            let (gate, context) = loopBound.value
+            gate.heldRead = nil
+            gate.readsResume = nil
+            context.read()
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -180,6 +180,8 @@ public final class RepoServer: Service, Sendable {
             timing: ConnectionGate.Timing(handshake: TimeAmount(configuration.handshakeTimeout),
                                           keepAlive: TimeAmount(configuration.keepAliveInterval),
                                           message: TimeAmount(configuration.messageTimeout)),
+            receiving: ByteAllowance(bytesPerSecond: configuration.receiveBytesPerSecond,
+                                     burst: configuration.receiveBurstBytes),
             logger: logger)
     }
 

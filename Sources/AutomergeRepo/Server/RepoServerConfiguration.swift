@@ -56,6 +56,15 @@ public struct RepoServerConfiguration: Sendable {
     /// handled (a message arriving, messages waiting their turn); a
     /// connection past it is closed. At least ``maximumMessageSize``.
     public var maximumInboundBytesPerConnection: Int
+    /// How fast one connection's bytes are read once it has sent
+    /// ``receiveBurstBytes`` at once: past it the server reads the
+    /// connection no faster (TCP's flow control holds the rest at the
+    /// peer), so that a peer streaming megabytes a second costs the server
+    /// the frame decoding of this rate, not of its own.
+    public var receiveBytesPerSecond: Int
+    /// How many bytes a connection may send at full speed before
+    /// ``receiveBytesPerSecond`` applies; refilled at that rate.
+    public var receiveBurstBytes: Int
     /// The most bytes all connections together may have received and not
     /// yet had handled; the connection whose bytes would pass it is closed.
     public var maximumInboundBytes: Int
@@ -110,7 +119,8 @@ public struct RepoServerConfiguration: Sendable {
     /// seconds to join, 120 for a message; 64 MiB received and unhandled per
     /// connection, 512 MiB in all, 512 MiB of replies in all; ephemeral
     /// messages of 256 KiB, dropped behind 1 MiB of backlog or past 1 MiB a
-    /// second from one connection (4 MiB at once); replies at 16
+    /// second from one connection (4 MiB at once); a connection's bytes read
+    /// at 4 MiB a second past a burst of 16 MiB; replies at 16
     /// MiB a second past a burst of 128 MiB; the default `HeldChangeLimits`;
     /// 1,000 saved sync states per document; 5 seconds of grace at shutdown;
     /// messages of 256 KiB and over are bulk work, and so is the work of a
@@ -121,6 +131,7 @@ public struct RepoServerConfiguration: Sendable {
                 peerId: PeerId? = nil, maximumConnections: Int = 10_000, maximumConnectionsPerAddress: Int = 1_000,
                 handshakeTimeout: Duration = .seconds(10), messageTimeout: Duration = .seconds(120),
                 maximumInboundBytesPerConnection: Int = 64 << 20, maximumInboundBytes: Int = 512 << 20,
+                receiveBytesPerSecond: Int = 4 << 20, receiveBurstBytes: Int = 16 << 20,
                 maximumOutboundBytes: Int = 512 << 20, maximumEphemeralMessageSize: Int = 256 << 10,
                 maximumEphemeralBacklog: Int = 1 << 20, ephemeralBytesPerSecond: Int = 1 << 20,
                 ephemeralBurstBytes: Int = 4 << 20, replyBytesPerSecond: Int = 16 << 20,
@@ -143,6 +154,8 @@ public struct RepoServerConfiguration: Sendable {
         self.messageTimeout = messageTimeout
         self.maximumInboundBytesPerConnection = maximumInboundBytesPerConnection
         self.maximumInboundBytes = maximumInboundBytes
+        self.receiveBytesPerSecond = receiveBytesPerSecond
+        self.receiveBurstBytes = receiveBurstBytes
         self.maximumOutboundBytes = maximumOutboundBytes
         self.maximumEphemeralMessageSize = maximumEphemeralMessageSize
         self.maximumEphemeralBacklog = maximumEphemeralBacklog
