@@ -21,6 +21,20 @@ public final class Datastore: @unchecked Sendable {
     let actor: ActorId
     let cache = DocumentCache()
     let events = ChangeEventHub()
+    private let runner = NSLock()
+    nonisolated(unsafe) private var runnerStorage: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+
+    /// Where the write-ahead log's checkpoints run. Unless set, the thread
+    /// whose write made one due runs it as its write returns, so that
+    /// write's caller waits for it (tens of milliseconds, about once every
+    /// thousand pages written). A host with a thread for background work
+    /// (a server's low-priority pool) sets a function that runs the
+    /// checkpoint it is given there, soon; it must run each one it is
+    /// given, once (no other checkpoint runs until it has).
+    public var checkpointRunner: (@Sendable (_ checkpoint: @escaping @Sendable () -> Void) -> Void)? {
+        get { runner.withLock { runnerStorage } }
+        set { runner.withLock { runnerStorage = newValue } }
+    }
 
     init(name: String, directory: URL) throws {
         self.name = name
@@ -69,8 +83,18 @@ public final class Datastore: @unchecked Sendable {
 
     /// Runs `body` in one write transaction, turning database failures into ``StoreError``.
     func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        defer { checkpointer.checkpointIfDue() }
+        defer { checkpointIfDue() }
         return try translatingErrors { try database.write(body) }
+    }
+
+    private func checkpointIfDue() {
+        guard checkpointer.claimDueCheckpoint() else { return }
+        let checkpointer = checkpointer
+        if let run = checkpointRunner {
+            run { checkpointer.runClaimedCheckpoint() }
+        } else {
+            checkpointer.runClaimedCheckpoint()
+        }
     }
 
     /// Runs `body` in one read transaction, turning database failures into ``StoreError``.

@@ -52,3 +52,11 @@ func storedDocument(on server: LoopbackServer, size: Int) async throws -> Docume
 
 /// The sync message a peer holding nothing sends first (184 bytes or so).
 var syncMessageFromNothing: [UInt8] { Array(Document().generateSyncMessage(state: SyncState())!) }
+
+/// A sync message whose heads are another document's and that has had
+/// nothing: its reply is the whole document, though its sender claims to hold something.
+func syncMessageClaimingUnknownHeads() throws -> [UInt8] {
+    let elsewhere = Document()
+    try elsewhere.put(obj: .ROOT, key: "elsewhere", value: .Int(1))
+    return SyncMessage(heads: Array(elsewhere.heads()), have: [SyncHave()]).encoded()
+}

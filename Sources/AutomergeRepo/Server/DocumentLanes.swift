@@ -123,6 +123,13 @@ final class DocumentLanes: Sendable {
         queue.insert(job, at: position)
     }
 
+    /// Runs `work` on the bulk pool (the regular one when there is none),
+    /// apart from every lane: work that no peer waits for. It runs even
+    /// once the lanes have stopped.
+    func runInBackground(_ work: @escaping @Sendable () -> Void) {
+        (bulkPool ?? pool).submit { _ in work() }
+    }
+
     /// How many jobs wait behind the running one on `document`'s lane.
     func waitingJobs(_ document: DocumentId) -> Int {
         state.withLockedValue { $0.waiting[document]?.count ?? 0 }

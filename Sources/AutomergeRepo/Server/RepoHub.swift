@@ -1,3 +1,4 @@
+import Automerge
 import AutomergeStore
 import Foundation
 import Logging
@@ -142,7 +143,7 @@ actor RepoHub {
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             if case .request = message {
                 let datastore = datastore
-                let weight = weight(of: connection, messageSize: data.count)
+                let weight = weight(of: connection, message: data)
                 let stored = try? await work(document, weight, for: connection) {
                     try datastore.containsDocument(document.description)
                 }
@@ -205,7 +206,7 @@ actor RepoHub {
     private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection) async -> HubDisposition {
         guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
         guard let syncPeer = connection.syncPeer, let peer = connection.peerId else { return .close }
-        let weight = weight(of: connection, messageSize: data.count)
+        let weight = weight(of: connection, message: data)
         let outcome: DocumentSyncOutcome
         do {
             outcome = try await work(document, weight, for: connection) {
@@ -228,12 +229,18 @@ actor RepoHub {
         return pause > .zero ? .pause(pause) : .keepReading
     }
 
-    /// Whether the document work for a message of `messageSize` bytes from
-    /// `connection` is bulk: a large message, or a connection whose work
-    /// has lately taken more than its share of a core (see ``WorkMeter``).
-    private func weight(of connection: HubConnection, messageSize: Int) -> DocumentLanes.Work {
-        messageSize >= configuration.bulkMessageSize || connection.work.rate(at: .now) > configuration.bulkConnectionShare
-            ? .bulk : .regular
+    /// Whether the document work for sync message `data` from `connection`
+    /// is bulk: a large message, a connection whose work has lately taken
+    /// more than its share of a core (see ``WorkMeter``), or a peer that
+    /// holds nothing of the document (no heads), whose reply is all of it:
+    /// a transfer, not an edit, whoever asks (a new connection has no
+    /// history for the meter to judge, and one that asks once and goes,
+    /// again and again, never would).
+    private func weight(of connection: HubConnection, message data: [UInt8]) -> DocumentLanes.Work {
+        guard data.count < configuration.bulkMessageSize,
+              connection.work.rate(at: .now) <= configuration.bulkConnectionShare else { return .bulk }
+        let holdsNothing = (try? SyncMessage(decoding: data[...]))?.heads.isEmpty ?? false
+        return holdsNothing ? .bulk : .regular
     }
 
     /// Runs `body` on `document`'s lane and charges the time it took to `connection`.

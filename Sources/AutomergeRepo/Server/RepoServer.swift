@@ -67,6 +67,8 @@ public final class RepoServer: Service, Sendable {
         hub = RepoHub(datastore: datastore, configuration: configuration, registry: registry,
                       lanes: DocumentLanes(pool: threadPool, bulkPool: bulkThreadPool), logger: logger)
         datastore.documentCacheByteLimit = configuration.documentCacheBytes
+        // The log's checkpoints on the bulk pool: not on an edit's way to its reply.
+        datastore.checkpointRunner = { [lanes = hub.lanes] checkpoint in lanes.runInBackground(checkpoint) }
     }
 
     /// The peer id the server goes by.

@@ -105,6 +105,8 @@ public struct RepoServerConfiguration: Sendable {
     /// and offering what it changed, runs on the server's bulk thread pool
     /// when its host gives one (`RepoServer.init(bulkThreadPool:)`), so that
     /// a peer's megabytes do not hold the threads small edits are waiting for.
+    /// A sync message from a peer that holds nothing of its document (no
+    /// heads: its reply is the whole document) is bulk work whatever its size.
     public var bulkMessageSize: Int
     /// The share of one core a connection's document work may take, on
     /// average over the last seconds, before its next work is bulk work too:

@@ -9,10 +9,11 @@ import GRDBSQLite
 /// it while that writer still holds the write lock, so every other write
 /// waits (25-55 ms here for a few megabytes, and a large write makes one
 /// due sooner). Here the commit only counts the log's pages (a WAL hook,
-/// which replaces the automatic checkpoint), and the thread that wrote,
-/// once it has let the write lock go, runs a passive checkpoint on a
-/// connection of its own while other writes go on. One runs at a time; a
-/// writer that finds one running leaves it be.
+/// which replaces the automatic checkpoint), and once the writer has let
+/// the write lock go, a passive checkpoint runs on a connection of its own
+/// while other writes go on: on the thread that wrote, or where the host
+/// says (``Datastore/checkpointRunner``). One runs at a time; a writer that
+/// finds one running leaves it be.
 final class WALCheckpointer: @unchecked Sendable {
     /// How many pages the log may hold beyond what was checkpointed: SQLite's own default.
     static let pagesBetweenCheckpoints: Int32 = 1000
@@ -51,19 +52,24 @@ final class WALCheckpointer: @unchecked Sendable {
         }
     }
 
-    /// After a write, once the write lock is released: checkpoints if the
-    /// log has grown enough since the last checkpoint and no other thread is
-    /// checkpointing. A failed checkpoint is left for the next write (SQLite
-    /// reads the log either way; a checkpoint only keeps it short).
-    func checkpointIfDue() {
-        let due = lock.withLock { () -> Bool in
+    /// After a write, once the write lock is released: whether the log has
+    /// grown enough since the last checkpoint and no checkpoint is running.
+    /// When true, the caller has claimed the checkpoint and must see that
+    /// ``runClaimedCheckpoint()`` runs, once (no other runs until then).
+    /// A failed checkpoint is left for a later write (SQLite reads the log
+    /// either way; a checkpoint only keeps it short).
+    func claimDueCheckpoint() -> Bool {
+        lock.withLock { () -> Bool in
             guard !checkpointing, logPages - checkpointedPages >= Self.pagesBetweenCheckpoints else { return false }
             checkpointing = true
             return true
         }
-        guard due else { return }
-        // Only the thread that set `checkpointing` touches `connection`, and
-        // opens it outside the lock the writer's commit hook takes.
+    }
+
+    /// Runs the checkpoint ``claimDueCheckpoint()`` claimed, on any thread.
+    func runClaimedCheckpoint() {
+        // Only the thread that claimed the checkpoint touches `connection`,
+        // and opens it outside the lock the writer's commit hook takes.
         if connection == nil { connection = try? DatabaseQueue(path: path) }
         let result = try? connection?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         lock.withLock {
