@@ -162,21 +162,31 @@ extension Datastore {
         return outcome
     }
 
-    /// Applies the peer's message, after the changes it sent before that
-    /// were waiting for their dependencies; those that still wait leave
-    /// the document for the session's ``HeldChanges``. On a throw the
-    /// caller's transaction rolls back and the document leaves the cache.
+    /// Applies the peer's message, then, when it added to the document's
+    /// history, the changes the peer sent before that were waiting for
+    /// their dependencies; those that still wait leave the document for the
+    /// session's ``HeldChanges``. A message that adds nothing cannot have
+    /// brought what they wait for, so they are not decoded again: a peer
+    /// sending change after change ahead of the history costs each message's
+    /// own bytes, not everything held so far. On a throw the caller's
+    /// transaction rolls back and the document leaves the cache.
     func receive(_ message: Data, into document: Document, state: SyncState, docId: String,
                  states: ReplicationSyncStates) throws
     {
         let held = states.takeHeld(docId)
+        let before = document.heads()
+        var stillHeld: [[UInt8]] = []
         do {
-            if !held.isEmpty { try document.applyEncodedChanges(encoded: Data(held.joined())) }
             try document.receiveSyncMessage(state: state, message: message)
+            if document.heads() != before, !held.isEmpty {
+                try document.applyEncodedChanges(encoded: Data(held.joined()))
+            } else {
+                stillHeld = held
+            }
         } catch {
             throw ReplicationError.protocolViolation("document '\(docId)': \(error)")
         }
-        try states.hold(document.takeQueuedChanges(), for: docId)
+        try states.hold(stillHeld + document.takeQueuedChanges(), for: docId)
     }
 
     /// Saves the document's sync state, and that the peer holds its

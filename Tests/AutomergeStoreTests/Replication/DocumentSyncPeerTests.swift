@@ -53,6 +53,32 @@ struct DocumentSyncPeerTests {
         #expect(try datastore.storedAutomergeDocument("shared")?.heads() == bob.heads())
     }
 
+    @Test("changes sent before their dependencies wait for them, across messages that add nothing, and are stored once they arrive")
+    func changesAheadOfTheirDependencies() throws {
+        let datastore = try TemporaryStore().datastore()
+        let author = Document()
+        var changes: [[UInt8]] = []
+        for index in 0..<4 {
+            let before = author.heads()
+            try author.put(obj: .ROOT, key: "k\(index)", value: .Int(Int64(index)))
+            changes.append(Array(try author.encodeChangesSince(heads: before)))
+        }
+        let peer = DocumentSyncPeer(datastore: datastore, peer: "a", persistsSyncStates: false)
+        func send(_ change: [UInt8]) throws {
+            let message = SyncMessage(heads: Array(author.heads()), changes: [change]).encoded()
+            _ = try peer.receiveSyncMessage(Data(message), docId: "doc")
+        }
+        // The first change lands; the last two come before the second, one message each, and wait.
+        try send(changes[0])
+        try send(changes[3])
+        try send(changes[2])
+        #expect(try datastore.storedAutomergeDocument("doc")?.keys(obj: .ROOT) == ["k0"])
+        try send(changes[1])
+        let stored = try #require(try datastore.storedAutomergeDocument("doc"))
+        #expect(stored.keys(obj: .ROOT) == ["k0", "k1", "k2", "k3"])
+        #expect(stored.heads() == author.heads())
+    }
+
     @Test("a message that is not a sync message is a protocol violation and stores nothing")
     func corruptMessage() throws {
         let datastore = try TemporaryStore().datastore()
