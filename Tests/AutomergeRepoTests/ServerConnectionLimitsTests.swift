@@ -110,7 +110,7 @@ struct ServerConnectionLimitsTests {
         // 1.25 MiB that are not a message: the server answers with an error once it has read them all.
         let started = ContinuousClock.now
         try await peer.sendBinaryFrame([UInt8](repeating: 0xFF, count: 5 << 18))
-        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(30))
+        let (frames, closed) = try await peer.framesUntilServerCloses(timeout: .seconds(60))
         let took = ContinuousClock.now - started
         #expect(closed)
         let errors = frames.filter { $0.opcode == WebSocketWireFrame.binary }.compactMap { try? RepoMessage(decoding: $0.payload) }

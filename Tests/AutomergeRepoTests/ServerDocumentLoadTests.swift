@@ -139,7 +139,7 @@ struct ServerDocumentLoadTests {
         }
         #expect(early < changes, "all the busy peer's work ran beside the small edits")
         held.signal()
-        await eventually("every change is still stored", timeout: .seconds(60)) { stored() == changes }
+        await eventually("every change is still stored", timeout: .seconds(120)) { stored() == changes }
         await server.stop()
         try await bulkPool.shutdownGracefully()
     }
@@ -172,7 +172,7 @@ struct ServerDocumentLoadTests {
         let sentEarly = isDocument(try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(1), until: isDocument).messages)
         #expect(!sentEarly, "a whole document was sent from a regular lane")
         held.signal()
-        let sentLate = isDocument(try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(60), until: isDocument).messages)
+        let sentLate = isDocument(try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(120), until: isDocument).messages)
         #expect(sentEarly || sentLate, "the request is still answered")
         await server.stop()
         try await bulkPool.shutdownGracefully()
