@@ -21,9 +21,6 @@ public final class Datastore: @unchecked Sendable {
     let actor: ActorId
     let cache = DocumentCache()
     let events = ChangeEventHub()
-    private let runner = NSLock()
-    nonisolated(unsafe) private var runnerStorage: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
-
     /// Where the write-ahead log's checkpoints run. Unless set, the thread
     /// whose write made one due runs it as its write returns, so that
     /// write's caller waits for it (tens of milliseconds, about once every
@@ -32,8 +29,8 @@ public final class Datastore: @unchecked Sendable {
     /// checkpoint it is given there, soon; it must run each one it is
     /// given, once (no other checkpoint runs until it has).
     public var checkpointRunner: (@Sendable (_ checkpoint: @escaping @Sendable () -> Void) -> Void)? {
-        get { runner.withLock { runnerStorage } }
-        set { runner.withLock { runnerStorage = newValue } }
+        get { checkpointer.checkpointRunner }
+        set { checkpointer.checkpointRunner = newValue }
     }
 
     init(name: String, directory: URL) throws {
@@ -83,18 +80,8 @@ public final class Datastore: @unchecked Sendable {
 
     /// Runs `body` in one write transaction, turning database failures into ``StoreError``.
     func write<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        defer { checkpointIfDue() }
+        defer { checkpointer.checkpointIfDue() }
         return try translatingErrors { try database.write(body) }
-    }
-
-    private func checkpointIfDue() {
-        guard checkpointer.claimDueCheckpoint() else { return }
-        let checkpointer = checkpointer
-        if let run = checkpointRunner {
-            run { checkpointer.runClaimedCheckpoint() }
-        } else {
-            checkpointer.runClaimedCheckpoint()
-        }
     }
 
     /// Runs `body` in one read transaction, turning database failures into ``StoreError``.

@@ -27,6 +27,14 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Of those, the pages the last checkpoint copied into the database.
     private var checkpointedPages: Int32 = 0
     private var checkpointing = false
+    /// Where checkpoints run (see ``Datastore/checkpointRunner``); on the writer's thread when nil.
+    private var runner: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+
+    /// Where checkpoints run from now on; nil: on the thread whose write made one due.
+    var checkpointRunner: (@Sendable (@escaping @Sendable () -> Void) -> Void)? {
+        get { lock.withLock { runner } }
+        set { lock.withLock { runner = newValue } }
+    }
 
     /// A checkpointer for the database at `path`.
     init(path: String) {
@@ -52,22 +60,23 @@ final class WALCheckpointer: @unchecked Sendable {
         }
     }
 
-    /// After a write, once the write lock is released: whether the log has
-    /// grown enough since the last checkpoint and no checkpoint is running.
-    /// When true, the caller has claimed the checkpoint and must see that
-    /// ``runClaimedCheckpoint()`` runs, once (no other runs until then).
-    /// A failed checkpoint is left for a later write (SQLite reads the log
-    /// either way; a checkpoint only keeps it short).
-    func claimDueCheckpoint() -> Bool {
-        lock.withLock { () -> Bool in
-            guard !checkpointing, logPages - checkpointedPages >= Self.pagesBetweenCheckpoints else { return false }
+    /// After a write, once the write lock is released: checkpoints if the
+    /// log has grown enough since the last checkpoint and no checkpoint is
+    /// running, on this thread or where ``checkpointRunner`` says. A failed
+    /// checkpoint is left for a later write (SQLite reads the log either
+    /// way; a checkpoint only keeps it short).
+    func checkpointIfDue() {
+        let (due, elsewhere) = lock.withLock { () -> (Bool, (@Sendable (@escaping @Sendable () -> Void) -> Void)?) in
+            guard !checkpointing, logPages - checkpointedPages >= Self.pagesBetweenCheckpoints else { return (false, nil) }
             checkpointing = true
-            return true
+            return (true, self.runner)
         }
+        guard due else { return }
+        if let elsewhere { elsewhere { self.runClaimedCheckpoint() } } else { runClaimedCheckpoint() }
     }
 
-    /// Runs the checkpoint ``claimDueCheckpoint()`` claimed, on any thread.
-    func runClaimedCheckpoint() {
+    /// Runs the checkpoint ``checkpointIfDue()`` claimed (no other runs until it has).
+    private func runClaimedCheckpoint() {
         // Only the thread that claimed the checkpoint touches `connection`,
         // and opens it outside the lock the writer's commit hook takes.
         if connection == nil { connection = try? DatabaseQueue(path: path) }
