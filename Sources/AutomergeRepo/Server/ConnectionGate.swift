@@ -17,7 +17,9 @@ import NIOCore
 ///
 /// Reading: the bytes a connection sends draw on its ``ByteAllowance``;
 /// while it is spent the gate holds the channel's reads back until it
-/// refills, and TCP's flow control holds the peer.
+/// refills, and TCP's flow control holds the peer. The channel reads one
+/// buffer per read, so a peer gets at most one buffer (64 KiB) past its
+/// allowance (NIO's default of four would let it take four).
 ///
 /// The gate reads and writes the bytes on the wire: behind TLS it must sit
 /// after the TLS handler.
@@ -75,6 +77,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         }
         isAdmitted = true
         Self.keepUnsentBytesOutOfTheKernel(context.channel)
+        try? context.channel.syncOptions?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
         openedAt = .now()
         lastHeard = openedAt
         lastWritten = openedAt
