@@ -85,6 +85,15 @@ public enum HostileInputs {
         Family(name: "concurrent-key", summary: "one change chunk per new actor, none depending on another, all putting one key: one n-way conflict",
                rejected: false, crafted: { try changeChunks(concurrentActorChanges($0, sameKey: true)) },
                control: { try changeChunks(overwriteChanges($0)) }, bytesPerRow: 0),
+        Family(name: "concurrent-key-desc", summary: "concurrent-key with the actors arriving in descending byte order: each op sorts first",
+               rejected: false, crafted: { try changeChunks(concurrentActorChanges($0, sameKey: true, descending: true)) },
+               control: { try changeChunks(overwriteChanges($0)) }, bytesPerRow: 0),
+        Family(name: "concurrent-overwrites", summary: "one put overwritten concurrently by every other change's new actor, descending: one op with n successors",
+               rejected: false, crafted: { try changeChunks(concurrentOverwrites($0)) },
+               control: { try changeChunks(overwriteChanges($0)) }, bytesPerRow: 0),
+        Family(name: "concurrent-inserts", summary: "inserts after one list element by new actors arriving highest id first: n siblings",
+               rejected: false, crafted: { try changeChunks(concurrentInserts($0)) },
+               control: { try changeChunks(listInsertChanges($0, counters: nil)) }, bytesPerRow: 0),
         Family(name: "concurrent-calls", summary: "one change per new actor, none depending on another, one applyEncodedChanges call each",
                rejected: false, crafted: { try changeChunks(concurrentActorChanges($0, sameKey: false)) },
                control: { try changeChunks(mapPutChanges($0, counters: nil)) }, delivery: .calls, bytesPerRow: 0),
@@ -143,14 +152,18 @@ public enum HostileInputs {
 
     /// A list made by the first op, then appended to by the others.
     static func listInserts(_ ops: Int, counters: ((Int) -> [UInt32])?) throws -> [UInt8] {
+        try save(listInsertChanges(ops, counters: counters))
+    }
+
+    static func listInsertChanges(_ ops: Int, counters: ((Int) -> [UInt32])?) throws -> [[UInt8]] {
         var list = ObjId.ROOT
-        return try save(oneOpChanges(ops, counters: counters) { doc, step in
+        return try oneOpChanges(ops, counters: counters) { doc, step in
             if step == 0 {
                 list = try doc.putObject(obj: .ROOT, key: "list", ty: .List)
             } else {
                 try doc.insert(obj: list, index: UInt64(step - 1), value: .Uint(UInt64(step)))
             }
-        })
+        }
     }
 
     /// One change per op, each by a new actor; actors in byte order.
@@ -168,10 +181,11 @@ public enum HostileInputs {
     /// dependencies) of a new actor: `ops` concurrent changes, so the
     /// document has `ops` heads. With `sameKey` every change puts the same
     /// root key, a conflict `ops` values wide; otherwise each its own key.
-    static func concurrentActorChanges(_ ops: Int, sameKey: Bool) throws -> [[UInt8]] {
+    /// With `descending`, the actors arrive in descending byte order.
+    static func concurrentActorChanges(_ ops: Int, sameKey: Bool, descending: Bool = false) throws -> [[UInt8]] {
         try (0..<ops).map { step in
             let doc = Document()
-            doc.actor = ActorId(data: Data(actorBytes(step)))!
+            doc.actor = ActorId(data: Data(actorBytes(descending ? ops - 1 - step : step)))!
             try doc.put(obj: .ROOT, key: sameKey ? "k" : "k\(step)", value: .Uint(UInt64(step)))
             doc.commitReproducibly()
             return Storage.uncompressedChanges(doc)[0]

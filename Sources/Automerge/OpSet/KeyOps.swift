@@ -173,8 +173,14 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
 
     /// Packs the ops if they can be (see ``PackedKeyOps``): a load's last step.
     mutating func pack() {
-        guard case .many(let many) = storage, let packed = PackedKeyOps(many.ops) else { return }
+        guard case .many(let many) = storage, let packed = PackedKeyOps(many.ops.array) else { return }
         storage = .packed(packed)
+    }
+
+    /// The most ops an insert into this key shifts.
+    var longestRun: Int {
+        if case .many(let many) = storage { return many.ops.longestRun }
+        return 1
     }
 
     /// Whether the ops are packed.
@@ -205,19 +211,19 @@ extension KeyOps {
 /// n times, or a counter incremented n times, was otherwise scanned whole
 /// at each write: n² work.
 struct ManyOps: Sendable {
-    var ops: [Op]
+    var ops: SegmentedArray<Op>
     private(set) var hidden = 0
     private(set) var visible: Int
 
     static let empty = ManyOps()
 
     private init() {
-        ops = []
+        ops = SegmentedArray()
         visible = 0
     }
 
     init(_ ops: [Op]) {
-        self.ops = ops
+        self.ops = SegmentedArray(ops)
         visible = ops.reduce(0) { $0 + ($1.isVisible ? 1 : 0) }
         skipHidden()
     }
@@ -234,7 +240,7 @@ struct ManyOps: Sendable {
     }
 
     mutating func insert(_ op: Op, at position: Int) {
-        if position == ops.count { ops.append(op) } else { ops.insert(op, at: position) }
+        ops.insert(op, at: position)
         if op.isVisible { visible += 1 }
         if position < hidden { hidden = position }
         skipHidden()

@@ -9,7 +9,9 @@ struct SuccessorList: Sendable, Equatable {
     private enum Storage: Sendable, Equatable {
         case none
         case one(OpId)
-        case many([Successor])
+        /// Segmented: a peer choosing the actors of concurrent overwrites
+        /// of one op chooses where each sorts (see ``SegmentedArray``).
+        case many(SegmentedArray<Successor>)
     }
 
     private var storage: Storage = .none
@@ -24,7 +26,7 @@ struct SuccessorList: Sendable, Equatable {
         switch successors.count {
         case 0: storage = .none
         case 1 where successors[0].increment == nil: storage = .one(successors[0].id)
-        default: storage = .many(successors)
+        default: storage = .many(SegmentedArray(successors))
         }
     }
 
@@ -32,10 +34,10 @@ struct SuccessorList: Sendable, Equatable {
     mutating func insert(_ successor: Successor, actors: ActorTable) {
         switch storage {
         case .none:
-            storage = successor.increment == nil ? .one(successor.id) : .many([successor])
+            storage = successor.increment == nil ? .one(successor.id) : .many(SegmentedArray([successor]))
         case .one(let existing):
             let first = Successor(id: existing)
-            storage = .many(actors.precedes(successor.id, existing) ? [successor, first] : [first, successor])
+            storage = .many(SegmentedArray(actors.precedes(successor.id, existing) ? [successor, first] : [first, successor]))
         case .many(var list):
             storage = .none  // drop the enum's reference so the array is uniquely held and grows in place
             // Successors mostly arrive in id order (the increments of a
@@ -95,6 +97,12 @@ extension SuccessorList: RandomAccessCollection {
 
     var count: Int { endIndex }
 
+    /// The most successors an insert into this list shifts.
+    var longestRun: Int {
+        if case .many(let list) = storage { return list.longestRun }
+        return count
+    }
+
     /// Calls `body` with each successor's op id in order, without the
     /// index-by-index switch over the storage that iterating would do.
     @inline(__always)
@@ -102,7 +110,7 @@ extension SuccessorList: RandomAccessCollection {
         switch storage {
         case .none: break
         case .one(let id): body(id)
-        case .many(let list): for successor in list { body(successor.id) }
+        case .many(let list): list.forEachElement { body($0.id) }
         }
     }
 

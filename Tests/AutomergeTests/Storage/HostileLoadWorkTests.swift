@@ -121,6 +121,27 @@ struct ConcurrentActorsWorkTests {
         #expect(outcome.actorsHandedOver <= count, "\(outcome.actorsHandedOver) actors handed over for \(count) actors")
     }
 
+    /// A peer choosing the actors of concurrent changes chooses where each
+    /// new op sorts among a key's ops and among the successors of the op it
+    /// overwrites: each sorting first shifted the whole array, n² for n.
+    @Test("ops that each sort first, of one key or as successors of one op, shift at most a segment each")
+    func opsSortingFirst() throws {
+        let ops = 2_048, segment = SegmentedArray<Op>.segmentCapacity
+        let conflict = try Document(Data(HostileInputs.family(named: "concurrent-key-desc")!.crafted(ops)))
+        let keyRun = conflict.locked { $0.ops.entries(of: $0.ops.objects[0])[MapKey("k")]?.longestRun }
+        #expect(try conflict.getAll(obj: .ROOT, key: "k").count == ops)
+        #expect(keyRun.map { $0 <= segment } == true, "one insert into the key's ops shifts \(String(describing: keyRun))")
+
+        let overwritten = try Document(Data(HostileInputs.family(named: "concurrent-overwrites")!.crafted(ops)))
+        let (opsRun, successorsRun) = overwritten.locked { state in
+            let keyOps = state.ops.entries(of: state.ops.objects[0])[MapKey("k")]
+            return (keyOps?.longestRun, keyOps?.map(\.successors.longestRun).max())
+        }
+        #expect(try overwritten.getAll(obj: .ROOT, key: "k").count == ops - 1)
+        #expect(opsRun.map { $0 <= segment } == true, "one insert into the key's ops shifts \(String(describing: opsRun))")
+        #expect(successorsRun.map { $0 <= segment } == true, "one successor insert shifts \(String(describing: successorsRun))")
+    }
+
     @Test("the crafted file is what it claims: one actor and one head per change")
     func craftedFileShape() throws {
         let ops = 300
