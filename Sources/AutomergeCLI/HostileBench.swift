@@ -48,7 +48,7 @@ struct HostileBench: ParsableCommand {
             guard let found = HostileInputs.family(named: name) else { throw ValidationError("no family \(name) (see --list)") }
             return [found]
         } ?? HostileInputs.families
-        print("family          ops      bytes   crafted ms  peak MB   control ms  peak MB   time ratio  memory bound  verdict")
+        print("family                 ops      bytes   crafted ms  peak MB   control ms  peak MB   time ratio  memory bound  verdict")
         print("(memory bound: 64 MB + 64 B per input byte + 1 KB per op and change; time budget: crafted <= 2x control)")
         var missed = 0
         for family in families {
@@ -76,7 +76,7 @@ struct HostileBench: ParsableCommand {
         if rejected != family.rejected || controlRejected != family.rejected {
             problems.append(family.rejected ? "not rejected" : "rejected: \(craftedLoad.outcome) / \(controlLoad.outcome)")
         }
-        print(family.name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %7d %10d %12.1f %8.1f %12.1f %8.1f %12.2f %11.0f MB  %@", ops, crafted.count,
+        print(family.name.padding(toLength: 21, withPad: " ", startingAt: 0) + String(format: " %7d %10d %12.1f %8.1f %12.1f %8.1f %12.2f %11.0f MB  %@", ops, crafted.count,
                      craftedLoad.milliseconds, craftedLoad.peakMegabytes, controlLoad.milliseconds, controlLoad.peakMegabytes,
                      ratio, bound, (problems.isEmpty ? "met" : "MISSED (" + problems.joined(separator: ", ") + ")") as NSString))
         return problems.isEmpty
