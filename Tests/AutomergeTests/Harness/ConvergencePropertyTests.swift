@@ -32,7 +32,11 @@ func report(_ scenario: ConvergenceScenario, _ outcome: ConvergenceScenario.Outc
     "\(outcome.failures.joined(separator: "\n"))\nsteps:\n  \(outcome.trace.joined(separator: "\n  "))"
 }
 extension Harness {
-    @Suite("Harness: convergence properties")
+    /// Serialized: each property runs its cases synchronously on one of
+    /// Swift's cooperative threads (two on a 2-core machine) for minutes;
+    /// run side by side they held both, and the in-process servers of
+    /// other suites, whose deadlines are wall-clock time, starved.
+    @Suite("Harness: convergence properties", .serialized)
     struct ConvergencePropertyTests {
         /// By `merge`; by change chunks delivered in every order, with
         /// duplicates and missing dependencies; by saved documents.
