@@ -4,13 +4,18 @@ import Foundation
 import Testing
 
 /// What every attack test checks while the attack runs: another client's
-/// small request is still answered.
+/// small request is still answered. A check that it is answered at all,
+/// not how soon: the client and the in-process server run on Swift's
+/// cooperative pool, which the rest of the suite can hold for minutes on a
+/// 2-core machine (a 20 s deadline failed in CI while the server was
+/// healthy). How soon is measured off the pool: by tests that time on
+/// threads of their own and by `automerge bench serve`.
 func expectHonestClientServed(_ server: LoopbackServer, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let client = loopbackClient(server)
     let handle = try await client.create()
     try handle.document.put(obj: .ROOT, key: "honest", value: .String("yes"))
     do {
-        try await handle.waitUntilSynced(timeout: .seconds(20))
+        try await handle.waitUntilSynced(timeout: .seconds(600))
     } catch {
         Issue.record("an honest client's request was not answered: \(error)", sourceLocation: sourceLocation)
     }
