@@ -45,7 +45,10 @@ struct ServeUnderAttackTests {
         let attackEnds = ContinuousClock.now + .seconds(15)
         var answered = 0
         while ContinuousClock.now < attackEnds {
-            let synced = try await AutomergeExecutable.run(["repo-sync", "--timeout", "30", address, url.description])
+            // Answered at all, within 120 s: a debug server beside the attackers on two cores answered in over
+            // 30 s now and then (run alone, about one run in four). How soon is `automerge bench serve --attack`'s
+            // measure, in a release build.
+            let synced = try await AutomergeExecutable.run(["repo-sync", "--timeout", "120", address, url.description])
             #expect(synced.status == 0, "a small request went unanswered under attack: \(synced.stderr)")
             answered += synced.status == 0 ? 1 : 0
             try await Task.sleep(for: .seconds(1))
@@ -55,10 +58,11 @@ struct ServeUnderAttackTests {
         let peak = memory(of: server).peak
         server.terminate()
         // A shutdown waits for the grace period (5 s), then for the job running on each lane, never for those
-        // queued: the attackers' largest apply takes over 10 s in a debug build, more beside the rest of the suite.
+        // queued: the attackers' largest apply takes over 10 s in a debug build alone, and beside the rest of the
+        // suite on two cores it took over 60 s in CI. The bound is for a shutdown that never ends.
         let stopping = ContinuousClock.now
-        #expect(try await exits(server, within: .seconds(60)),
-                "the server did not exit within 60 s of SIGTERM (killed after \(ContinuousClock.now - stopping))")
+        #expect(try await exits(server, within: .seconds(240)),
+                "the server did not exit within 240 s of SIGTERM (killed after \(ContinuousClock.now - stopping))")
 
         let limits = Self.inboundMb + Self.outboundMb + Self.cacheMb + Self.heldMb
             + Self.laneThreads * Self.messageMb * Self.workingMbPerMessageMb
