@@ -177,10 +177,14 @@ struct KeyOps: RandomAccessCollection, MutableCollection, Sendable {
         storage = .packed(packed)
     }
 
-    /// The most ops an insert into this key shifts.
+    /// The most ops an insert into this key shifts (packed ops: all of
+    /// them, which an insert unpacks first).
     var longestRun: Int {
-        if case .many(let many) = storage { return many.ops.longestRun }
-        return 1
+        switch storage {
+        case .one: return 1
+        case .many(let many): return many.ops.longestRun
+        case .packed(let ops): return ops.count
+        }
     }
 
     /// Whether the ops are packed.

@@ -114,21 +114,22 @@ struct SegmentedArray<Element>: RandomAccessCollection, MutableCollection {
         var parts: [[Element]]
         /// The position of each segment's first element.
         var starts: [Int]
-        var count: Int
 
-        init(parts: [[Element]], starts: [Int], count: Int) {
+        /// Never empty: a list is segmented only from ``SegmentedArray/segmentedFrom`` elements.
+        var count: Int { starts[starts.count - 1] + parts[parts.count - 1].count }
+
+        init(parts: [[Element]], starts: [Int]) {
             self.parts = parts
             self.starts = starts
-            self.count = count
         }
 
         convenience init(_ elements: [Element]) {
             let half = SegmentedArray.segmentCapacity / 2
             let parts = stride(from: 0, to: elements.count, by: half).map { Array(elements[$0..<Swift.min($0 + half, elements.count)]) }
-            self.init(parts: parts, starts: parts.indices.map { $0 * half }, count: elements.count)
+            self.init(parts: parts, starts: parts.indices.map { $0 * half })
         }
 
-        func copy() -> Segments { Segments(parts: parts, starts: starts, count: count) }
+        func copy() -> Segments { Segments(parts: parts, starts: starts) }
 
         /// The segment holding `position` and the offset in it; the end
         /// position is placed after the last segment's last element.
@@ -145,7 +146,6 @@ struct SegmentedArray<Element>: RandomAccessCollection, MutableCollection {
         func insert(_ element: Element, at position: Int) {
             let (part, offset) = place(of: position)
             parts[part].insert(element, at: offset)
-            count += 1
             for later in (part + 1)..<starts.count { starts[later] += 1 }
             guard parts[part].count > SegmentedArray.segmentCapacity else { return }
             let half = parts[part].count / 2

@@ -27,11 +27,14 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Of those, the pages the last checkpoint copied into the database.
     private var checkpointedPages: Int32 = 0
     private var checkpointing = false
-    /// Where checkpoints run (see ``Datastore/checkpointRunner``); on the writer's thread when nil.
-    private var runner: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    /// Runs a checkpoint it is given (see ``Datastore/checkpointRunner``).
+    typealias Runner = @Sendable (_ checkpoint: @escaping @Sendable () -> Void) -> Void
+
+    /// Where checkpoints run; on the writer's thread when nil.
+    private var runner: Runner?
 
     /// Where checkpoints run from now on; nil: on the thread whose write made one due.
-    var checkpointRunner: (@Sendable (@escaping @Sendable () -> Void) -> Void)? {
+    var checkpointRunner: Runner? {
         get { lock.withLock { runner } }
         set { lock.withLock { runner = newValue } }
     }
@@ -66,7 +69,7 @@ final class WALCheckpointer: @unchecked Sendable {
     /// checkpoint is left for a later write (SQLite reads the log either
     /// way; a checkpoint only keeps it short).
     func checkpointIfDue() {
-        let (due, elsewhere) = lock.withLock { () -> (Bool, (@Sendable (@escaping @Sendable () -> Void) -> Void)?) in
+        let (due, elsewhere) = lock.withLock { () -> (Bool, Runner?) in
             guard !checkpointing, logPages - checkpointedPages >= Self.pagesBetweenCheckpoints else { return (false, nil) }
             checkpointing = true
             return (true, self.runner)
