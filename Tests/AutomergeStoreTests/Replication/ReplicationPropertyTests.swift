@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 @testable import AutomergeStore
 
 /// A random history of 2-4 datastores: edits (create, update, update merged
@@ -170,7 +171,7 @@ final class ReplicationWorld: @unchecked Sendable {
     }
 }
 
-@Suite("Replication: convergence under faults")
+@Suite("Replication: convergence under faults", .ownThread)
 struct ReplicationPropertyTests {
     @Test("2-4 datastores with random edits, replicating in random pairs over faulty transports, converge",
           .timeLimit(.minutes(10)))

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 import AutomergeConformance
 
 /// Files written by the Rust implementation load to the same document Rust
 /// sees, and save back to the same bytes.
-@Suite("Documents written by Rust", .enabled(if: SharedFiles.available, SharedFiles.skipMessage))
+@Suite("Documents written by Rust", .enabled(if: SharedFiles.available, SharedFiles.skipMessage), .ownThread)
 struct RustDocumentTests {
     static let documents = SharedFiles.files(in: "docs", suffix: ".automerge") + SharedFiles.files(in: "oracle-gen", suffix: ".automerge")
 
@@ -62,7 +63,7 @@ struct RustDocumentTests {
 }
 
 /// The Rust test suite's own files: each loads, or is rejected, as Rust does.
-@Suite("Rust fixtures", .enabled(if: SharedFiles.available, SharedFiles.skipMessage))
+@Suite("Rust fixtures", .enabled(if: SharedFiles.available, SharedFiles.skipMessage), .ownThread)
 struct RustFixtureDocumentTests {
     static let fixtures = (SharedFiles.files(in: "fixtures/rust-fixtures", suffix: "") + SharedFiles.files(in: "fixtures/rust-fuzz-crashers", suffix: ""))
         .filter { !$0.path.hasSuffix(".json") }

@@ -8,7 +8,7 @@ import Testing
 /// Running a script in process and through `automerge script` gives the same
 /// document, and the tools that compare two implementations' runs point at
 /// the step and the op where they part.
-@Suite("Edit scripts: implementations")
+@Suite("Edit scripts: implementations", .ownThread)
 struct ScriptImplementationPropertyTests {
     /// This package with one step changed: from step `step` on, a put of a
     /// string puts that string with "~" appended.

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 @testable import Automerge
 
 // `ChangeGraph.indices(notReachableFrom:)` answers "which changes does a
@@ -8,7 +9,7 @@ import Testing
 // exactly the changes that are not ancestors of them, in history order,
 // for any shape of history.
 
-@Suite("Change graph")
+@Suite("Change graph", .ownThread)
 struct ChangeGraphTests {
     /// A history: for each change, up to three dependencies as offsets back
     /// from it (deduplicated; out-of-range offsets ignored), then which

@@ -2,6 +2,7 @@ import Automerge
 import Foundation
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 
 /// Edits addressed by index into sequences long enough to span many leaves
 /// of the sequence tree (at most 64 elements a leaf): every index reads and
@@ -9,7 +10,7 @@ import Testing
 /// put at an in-bounds index with a garbage element and crashed, which debug
 /// builds never showed (scripts/miscompile-repro), so CI runs this suite in
 /// release mode too.
-@Suite("Edits at an index across leaves")
+@Suite("Edits at an index across leaves", .ownThread)
 struct LongSequenceIndexTests {
     /// A list of `count` values, as an app builds one: the first half
     /// appended (full leaves), the second inserted at the middle (leaves

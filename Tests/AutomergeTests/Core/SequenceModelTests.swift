@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
 /// Thousands of random splices, puts, marks, merges and reloads between two
@@ -11,7 +12,7 @@ import Testing
 /// second document holding the same changes, and becomes the model. Every
 /// document's invariants are checked after every mutation: by the suite's
 /// trait after each call (debug builds), and explicitly (any build).
-@Suite("Sequence model", .checkingInvariants)
+@Suite("Sequence model", .checkingInvariants, .ownThread)
 struct SequenceModelTests {
     /// One step of a script: every field is a small number that shrinks
     /// towards 0, and every combination is valid.

@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import Testing
+import AutomergeTestSupport
 @testable import Automerge
 
-@Suite("Editing trace")
+@Suite("Editing trace", .ownThread)
 struct TraceTests {
 
     /// Replays every keystroke of writing the Automerge paper (259,778

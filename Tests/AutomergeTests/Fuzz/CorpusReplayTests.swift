@@ -1,12 +1,13 @@
 import AutomergeFuzzing
 import Foundation
 import Testing
+import AutomergeTestSupport
 
 /// Replays every file of `Corpus/<target>/` through the fuzz targets' own
 /// entry points (`FuzzTarget.run`), without libFuzzer: generated seeds and
 /// every minimized crash ever found. A crash fails the whole run; a broken
 /// invariant fails the test with the file's name.
-@Suite("Fuzz corpus replay")
+@Suite("Fuzz corpus replay", .ownThread)
 struct CorpusReplayTests {
     static let corpus = SharedFiles.packageRoot.appendingPathComponent("Corpus")
 

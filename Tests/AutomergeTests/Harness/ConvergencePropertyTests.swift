@@ -3,6 +3,7 @@ import AutomergeConformance
 import Foundation
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 
 /// Generators of convergence scripts. Every field is a small integer that
 /// shrinks towards 0, and every combination is a valid script, so a failing
@@ -36,7 +37,7 @@ extension Harness {
     /// Swift's cooperative threads (two on a 2-core machine) for minutes;
     /// run side by side they held both, and the in-process servers of
     /// other suites, whose deadlines are wall-clock time, starved.
-    @Suite("Harness: convergence properties", .serialized)
+    @Suite("Harness: convergence properties", .serialized, .ownThread)
     struct ConvergencePropertyTests {
         /// By `merge`; by change chunks delivered in every order, with
         /// duplicates and missing dependencies; by saved documents.

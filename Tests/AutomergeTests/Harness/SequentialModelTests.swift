@@ -3,11 +3,12 @@ import AutomergeConformance
 import Foundation
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 
 extension Harness {
     /// One peer's list and text edits behave like an array and a string: the
     /// sequential specification every convergent result must also satisfy.
-    @Suite("Harness: sequential model")
+    @Suite("Harness: sequential model", .ownThread)
     struct SequentialModelTests {
         /// (operation, position, count, value): insert, delete, put or splice.
         static let listEdits = zip(Gen.int(in: 0...3), Gen.int(in: 0...31), Gen.int(in: 0...3), Gen.int(in: 0...99)).array(of: 1...30)

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
 // A large save encodes the two halves of its rows on two cores and joins
@@ -8,7 +9,7 @@ import Testing
 // turn, wherever the cut falls: inside a run, between a literal and a run
 // it could extend, after nulls, with a delta to rebase.
 
-@Suite("Column joins")
+@Suite("Column joins", .ownThread)
 struct ColumnJoinTests {
     /// Values from a small alphabet (so that runs, literals and nulls all
     /// occur), -1 standing for null, and where to cut them.

@@ -1,9 +1,10 @@
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
 /// Untrusted bytes must be rejected with a `LoadError`: no trap, no
 /// unbounded allocation, no super-linear time.
-@Suite("Hostile input")
+@Suite("Hostile input", .ownThread)
 struct HostileInputTests {
     typealias S = StorageSamples
 

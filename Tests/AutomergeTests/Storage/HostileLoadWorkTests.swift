@@ -1,13 +1,14 @@
 import AutomergeConformance
 import Foundation
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
 /// The families of `automerge bench hostile` at small sizes: loading each
 /// crafted file does work and holds memory linear in its size. Counts,
 /// never wall time: hash probes past an id's home slot and the dense slots
 /// the op id tables hold, per entry, must not grow with the size.
-@Suite("Hostile input: linear work")
+@Suite("Hostile input: linear work", .ownThread)
 struct HostileLoadWorkTests {
     static let sizes = [1 << 8, 1 << 10, 1 << 12]
 
@@ -103,7 +104,7 @@ struct HostileLoadWorkTests {
 /// Many actors, one change each, none depending on another: every change is
 /// a head and brings an actor. Nothing per change may grow with the actors
 /// or heads already there.
-@Suite("Hostile input: many concurrent actors")
+@Suite("Hostile input: many concurrent actors", .ownThread)
 struct ConcurrentActorsWorkTests {
     /// The canonical-form proofs on the second core learn each actor once:
     /// handing them the whole actor table with every batch of checked

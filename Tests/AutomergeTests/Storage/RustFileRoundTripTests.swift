@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
 /// Byte-exact agreement with files the Rust implementation wrote
 /// (`../shared/docs` and `../shared/oracle-gen`).
-@Suite("Round trips of Rust-written files", .enabled(if: SharedFiles.available, SharedFiles.skipMessage))
+@Suite("Round trips of Rust-written files", .enabled(if: SharedFiles.available, SharedFiles.skipMessage), .ownThread)
 struct RustFileRoundTripTests {
     static let directories = ["docs", "oracle-gen"]
 

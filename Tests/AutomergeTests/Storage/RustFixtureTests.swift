@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
 /// The inputs of Rust's own test suite and fuzz crashers
@@ -7,7 +8,7 @@ import Testing
 /// be rejected with a `LoadError`, never crash. Whether a file *should* load
 /// is finally a semantic question checked elsewhere; the table records what
 /// the storage layer does with each, and every file Rust loads must decode.
-@Suite("Rust fixtures and fuzz crashers", .enabled(if: SharedFiles.available, SharedFiles.skipMessage))
+@Suite("Rust fixtures and fuzz crashers", .enabled(if: SharedFiles.available, SharedFiles.skipMessage), .ownThread)
 struct RustFixtureTests {
     static var inputs: [URL] {
         ["fixtures/rust-fixtures", "fixtures/rust-fuzz-crashers"].flatMap { directory in

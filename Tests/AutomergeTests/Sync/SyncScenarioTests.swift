@@ -2,9 +2,10 @@ import AutomergeConformance
 import Foundation
 import PropertyBased
 import Testing
+import AutomergeTestSupport
 
 /// Every scenario `automerge conformance` runs, between two peers of this package.
-@Suite("Sync: scenarios")
+@Suite("Sync: scenarios", .ownThread)
 struct SyncScenarioTests {
     @Test("scenario", arguments: SyncScenario.all.map(\.name))
     func scenario(name: String) throws {
@@ -34,7 +35,7 @@ enum SyncNetworkGen {
     }
 }
 
-@Suite("Sync: network properties")
+@Suite("Sync: network properties", .ownThread)
 struct SyncNetworkPropertyTests {
     @Test("2-6 peers in a line, star or mesh, editing while they sync, converge and stop",
           arguments: [LinkFaults.reliable, .lossy, LinkFaults(drop: 0, duplicate: 0.3, reorder: 0.6)])

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
 /// A first sync sends the whole document, so its bytes on the wire are
 /// mostly one document chunk. Rust deflates that chunk's columns at level 6;
 /// ours must come out no larger (``DeflateEffort/small``), on the real
 /// documents Rust saved.
-@Suite("Whole-document sync messages against Rust's saves", .enabled(if: SharedFiles.available, SharedFiles.skipMessage))
+@Suite("Whole-document sync messages against Rust's saves", .enabled(if: SharedFiles.available, SharedFiles.skipMessage), .ownThread)
 struct SyncWholeDocumentSizeTests {
     static var rustSaves: [URL] {
         SharedFiles.files(in: "docs", suffix: ".automerge") + SharedFiles.files(in: "oracle-gen", suffix: ".automerge")
