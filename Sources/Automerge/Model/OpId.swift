@@ -15,5 +15,13 @@ struct OpId: Hashable, Sendable {
     var isRoot: Bool { counter == 0 }
 }
 
+extension OpId {
+    /// No id: what a tree node with no elements records as its least
+    /// id. No op has it (no actor table reaches UInt32.max actors).
+    static let unset = OpId(counter: .max, actor: .max)
+
+    var isUnset: Bool { self == .unset }
+}
+
 /// The largest op counter Automerge allows (Rust stores counters as u32).
 let maxOpCounter = UInt64(UInt32.max)

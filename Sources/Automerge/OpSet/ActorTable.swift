@@ -89,6 +89,14 @@ struct ActorTable: Sendable {
         return actorPrecedes(a.actor, b.actor)
     }
 
+    /// The lesser of `a` and `b` in op id order, either of which may be
+    /// ``OpId/unset``; ``OpId/unset`` only if both are.
+    func least(_ a: OpId, _ b: OpId) -> OpId {
+        if a.isUnset { return b }
+        if b.isUnset { return a }
+        return precedes(b, a) ? b : a
+    }
+
     /// Whether actor `a`'s bytes sort before actor `b`'s.
     @inline(__always)
     func actorPrecedes(_ a: UInt32, _ b: UInt32) -> Bool {

@@ -13,6 +13,7 @@ enum Invariant: String, Sendable {
     case childKnowsParent = "a child's parent link names the node that holds it"
     case leavesAtOneDepth = "all leaves are at the same depth"
     case nodeUnitsAreSums = "a node's width is the sum of its elements' or its children's"
+    case nodeMinimumIsLeast = "a node's minimum id is the least id of the elements under it"
     case elementUnitsMatchValue = "an element's recorded width is that of its winning op"
     case leafChainInOrder = "the next links visit every leaf in tree order, from the first leaf"
     case elementIdsUnique = "no element id appears twice"

@@ -78,7 +78,7 @@ extension OpSet {
             guard kind.isSequence else { return .failure(.notASequence(change.object)) }
             let body = Int(objects[index].body)
             if change.insert {
-                guard let location = insertionLocation(in: sequences[body], after: element, id: change.id) else {
+                guard let location = sequences[body].insertionLocation(after: element, id: change.id, actors: actors) else {
                     return .failure(.missingElement(element))
                 }
                 return .success(.insert(after: element, at: location))
@@ -131,7 +131,7 @@ extension OpSet {
         sequences[Int(objects[index].body)].insert(
             SequenceElement(id: id, reference: reference, action: action, value: value, expand: expand, markName: markName,
                             successors: SuccessorList()),
-            after: reference, at: location, units: units)
+            after: reference, at: location, units: units, actors: actors)
     }
 
     /// Applies a local put of a scalar to a map key unless the key has
@@ -153,7 +153,7 @@ extension OpSet {
     mutating func applyLocalInsert(objectAt index: Int, after reference: OpId, id: OpId, action: OpAction, value: Primitive,
                                    expand: Bool, markName: String?, units: Int32? = nil) throws(ApplyError) {
         precondition(objects[index].kind.isSequence && action.objectType == nil, "not a plain insert into a sequence")
-        guard let location = insertionLocation(in: sequences[Int(objects[index].body)], after: reference, id: id) else {
+        guard let location = sequences[Int(objects[index].body)].insertionLocation(after: reference, id: id, actors: actors) else {
             throw .missingElement(reference)
         }
         maxOp = max(maxOp, UInt64(id.counter))
@@ -200,19 +200,6 @@ extension OpSet {
             assert(element.id == candidate.element, "the candidate's element moved")
             element.deleteInsertOp(by: id)
         }
-    }
-
-    /// Where RGA puts a new element `id` inserted after `reference`: among
-    /// concurrent inserts after one element the higher op id comes first, so
-    /// every following element with a higher id is skipped. (A separate
-    /// function so that no copy of the tree outlives the lookup: a live copy
-    /// would make the insert copy the whole tree.)
-    private func insertionLocation(in tree: SequenceTree, after reference: OpId, id: OpId) -> SequenceTree.Location? {
-        guard var location = tree.locationAfter(reference) else { return nil }
-        while let current = tree.nextExisting(from: location), actors.precedes(id, tree.id(at: current)) {
-            location = SequenceTree.Location(leaf: current.leaf, index: current.index + 1)
-        }
-        return location
     }
 
     private mutating func applyUpdate(objectAt index: Int, at location: SequenceTree.Location, change: ChangeOp, successor: Successor) {

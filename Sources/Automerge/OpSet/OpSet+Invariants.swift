@@ -94,6 +94,7 @@ extension OpSet: InvariantChecked {
                 throw broken(.contentsMatchKind, "text width: \(width.isText), encoding \(width.encoding)")
             }
             try sequence.checkInvariants()
+            try sequence.checkMinimumIds(actors: actors)
             // Leaf by leaf (inner nodes hold no elements: the tree's check saw to that).
             for leaf in sequence.nodes.indices where sequence.nodes[leaf].isLeaf {
                 for element in sequence.withLeafElements(Int32(leaf), { Array($0) }) { try checkOps(of: element) }

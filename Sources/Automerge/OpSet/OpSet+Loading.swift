@@ -180,7 +180,7 @@ extension OpSet {
                     opSet.sequences[currentBody].append(
                         SequenceElement(id: id, reference: target, action: action, value: value, expand: op.expand,
                                         markName: markName, successors: successors),
-                        after: target)
+                        after: target, actors: opSet.actors)
                 } else {
                     try update(target, with: Op(id: id, action: action, insert: false, key: .element(target), value: value,
                                                 expand: op.expand, markName: markName, successors: successors), row: row)
@@ -216,7 +216,7 @@ extension OpSet {
         /// each one's storage, and the copies' frees left holes all over the
         /// heap the document keeps.
         mutating func endObjects() {
-            for index in opSet.sequences.indices { opSet.sequences[index].endBulkLoad() }
+            for index in opSet.sequences.indices { opSet.sequences[index].endBulkLoad(actors: opSet.actors) }
             for index in opSet.maps.indices { opSet.maps[index].packKeys(into: &packedMaps) }
             packedMaps.trimLastBlock()
         }

@@ -14,6 +14,35 @@ extension SequenceTree: InvariantChecked {
         try checkLeafIndexTable()
     }
 
+    /// Verifies that each node records the least id under it (compared in
+    /// `actors`' order, which ``checkInvariants()`` does not have). Call
+    /// it after ``checkInvariants()``, which checks the shape it walks.
+    func checkMinimumIds(actors: ActorTable) throws(InvariantViolation) {
+        _ = try leastId(under: root, actors: actors)
+    }
+
+    /// The least id under `node`, checked against what `node` records.
+    private func leastId(under node: Int32, actors: ActorTable) throws(InvariantViolation) -> OpId {
+        var least = OpId.unset
+        if nodes[Int(node)].isLeaf {
+            for index in 0..<count(ofLeaf: node) {
+                let id = id(at: Location(leaf: node, index: index))
+                guard Int(id.actor) < actors.count else {
+                    throw broken(.nodeMinimumIsLeast, "element \(id.label) of leaf \(node) names an unknown actor")
+                }
+                least = actors.least(least, id)
+            }
+        } else {
+            for child in nodes[Int(node)].children { least = actors.least(least, try leastId(under: child, actors: actors)) }
+        }
+        let recorded = nodes[Int(node)].minimumId
+        guard recorded == least else {
+            throw broken(.nodeMinimumIsLeast, "node \(node) records \(recorded.isUnset ? "none" : recorded.label), "
+                         + "the least id under it is \(least.isUnset ? "none" : least.label)")
+        }
+        return least
+    }
+
     private func broken(_ invariant: Invariant, _ detail: String) -> InvariantViolation {
         InvariantViolation(invariant: invariant, structure: "sequence tree", detail: detail)
     }

@@ -10,7 +10,7 @@
 /// reference counting.
 struct SequenceTree: Sendable {
     struct Node: Sendable {
-        // Laid out so that the node takes 48 bytes.
+        // Laid out so that the node takes 56 bytes.
         var parent: Int32 = -1
         /// The next leaf in order (leaves only).
         var next: Int32 = -1
@@ -26,6 +26,11 @@ struct SequenceTree: Sendable {
         var isPacked = false
         var children: [Int32] = []
         var units: Int = 0
+        /// The least element id (by ``ActorTable/precedes(_:_:)``) under
+        /// this node, ``OpId/unset`` while it holds none or a load defers
+        /// it: RGA's search for an insert's place skips runs of higher ids
+        /// a node at a time (``insertionLocation(after:id:actors:)``).
+        var minimumId = OpId.unset
     }
 
     /// A place in the tree: a leaf and an index in it.
@@ -48,8 +53,9 @@ struct SequenceTree: Sendable {
     /// index, which ``ensureIndexed()`` builds in one pass at the right size.
     private(set) var indexed = true
     /// True while a document is being loaded: inserts and updates leave the
-    /// nodes' unit counts alone (walking up the tree per element was a tenth
-    /// of a load) and ``endBulkLoad()`` sums them once, bottom up.
+    /// nodes' unit counts and minimum ids alone (walking up the tree per
+    /// element was a tenth of a load) and ``endBulkLoad(actors:)`` works
+    /// them out once, bottom up.
     private(set) var unitsDeferred = false
     /// Number of elements, visible or not.
     private(set) var elementCount = 0
@@ -141,8 +147,9 @@ struct SequenceTree: Sendable {
     }
 
     /// Builds what ``beginBulkLoad()`` stopped maintaining: the id index
-    /// and every node's unit count; packs the leaves still unpacked.
-    mutating func endBulkLoad() {
+    /// and every node's unit count and minimum id; packs the leaves still
+    /// unpacked.
+    mutating func endBulkLoad(actors: ActorTable) {
         var leaf = firstLeaf
         while leaf >= 0 {
             pack(leaf)
@@ -153,6 +160,36 @@ struct SequenceTree: Sendable {
         guard unitsDeferred else { return }
         unitsDeferred = false
         _ = sumUnits(of: root)
+        setMinimumIds(actors: actors)
+    }
+
+    /// Sets every node's minimum id from its elements: leaves in one pass
+    /// over the ids, then inner nodes bottom up.
+    private mutating func setMinimumIds(actors: ActorTable) {
+        var leafMinimums: [(leaf: Int32, id: OpId)] = []
+        forEachId { leaf, id in
+            if let last = leafMinimums.last, last.leaf == leaf {
+                if actors.precedes(id, last.id) { leafMinimums[leafMinimums.count - 1].id = id }
+            } else {
+                leafMinimums.append((leaf, id))
+            }
+        }
+        for (leaf, id) in leafMinimums { lowerMinimumId(from: leaf, to: id, actors: actors) }
+    }
+
+    /// Lowers the minimum id of `node` and its ancestors to `id` where it
+    /// is lower; stops at the first ancestor already at or below it.
+    private mutating func lowerMinimumId(from node: Int32, to id: OpId, actors: ActorTable) {
+        var node = node
+        while node >= 0, nodes[Int(node)].minimumId.isUnset || actors.precedes(id, nodes[Int(node)].minimumId) {
+            nodes[Int(node)].minimumId = id
+            node = nodes[Int(node)].parent
+        }
+    }
+
+    /// The least of the minimum ids of `children`.
+    private func minimumId(among children: some Sequence<Int32>, actors: ActorTable) -> OpId {
+        children.reduce(OpId.unset) { least, child in actors.least(least, nodes[Int(child)].minimumId) }
     }
 
     /// Sets the unit counts of `node` and the nodes under it from their elements.
@@ -446,7 +483,8 @@ struct SequenceTree: Sendable {
     /// ``OpId/root``), at `location` (an index may equal the leaf's count).
     /// `units`: its width, if the caller has it already (a splice does;
     /// working it out again is a measurable part of a keystroke).
-    mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32? = nil) {
+    mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32? = nil,
+                         actors: ActorTable) {
         assert(element.reference == nil || element.reference == reference, "an element made with another key")
         if let units {
             assert(units == element.units(under: width), "an element given the wrong width")
@@ -474,13 +512,14 @@ struct SequenceTree: Sendable {
         elementCount += 1
         if isMark { markCount += 1 }
         if units != 0 && !unitsDeferred { addUnits(Int(units), from: location.leaf) }
+        if !unitsDeferred { lowerMinimumId(from: location.leaf, to: id, actors: actors) }
         lastInserted = location
         if nodes[leaf].elements.count > Self.maxLeafElements {
             // Appending at the very end (typing at the end, a list growing)
             // moves only the new element to a fresh leaf, as a B-tree bulk
             // append does: leaves stay full and no element is copied.
             splitLeaf(location.leaf, keeping: nodes[leaf].next < 0 && location.index == Self.maxLeafElements
-                      ? Self.maxLeafElements : nodes[leaf].elements.count / 2)
+                      ? Self.maxLeafElements : nodes[leaf].elements.count / 2, actors: actors)
             if location.index >= nodes[leaf].elements.count {
                 lastInserted = Location(leaf: nodes[leaf].next, index: location.index - nodes[leaf].elements.count)
             }
@@ -490,7 +529,7 @@ struct SequenceTree: Sendable {
     /// Appends an element at the very end (loading a document, whose rows
     /// are already in order). A full last leaf gets a new empty sibling
     /// rather than a split, so loaded leaves are full and no element moves.
-    mutating func append(_ element: consuming SequenceElement, after reference: OpId) {
+    mutating func append(_ element: consuming SequenceElement, after reference: OpId, actors: ActorTable) {
         var node = root
         if let last = validLastInserted, nodes[Int(last.leaf)].isLeaf, nodes[Int(last.leaf)].next < 0 {
             node = last.leaf  // the last leaf, without a walk from the root
@@ -505,10 +544,10 @@ struct SequenceTree: Sendable {
             let freshIndex = Int32(nodes.count)
             nodes[Int(node)].next = freshIndex
             nodes.append(fresh)
-            attachSibling(freshIndex, after: node)
+            attachSibling(freshIndex, after: node, actors: actors)
             node = freshIndex
         }
-        insert(element, after: reference, at: Location(leaf: node, index: count(ofLeaf: node)))
+        insert(element, after: reference, at: Location(leaf: node, index: count(ofLeaf: node)), actors: actors)
     }
 
     /// Packs the last leaf, once a load has appended the sequence's last
@@ -596,7 +635,7 @@ struct SequenceTree: Sendable {
     }
 
     /// Moves the elements after the first `kept` of `leaf` to a new leaf right after it.
-    private mutating func splitLeaf(_ leaf: Int32, keeping kept: Int) {
+    private mutating func splitLeaf(_ leaf: Int32, keeping kept: Int, actors: ActorTable) {
         let left = Int(leaf)
         var right = Node(isLeaf: true)
         right.elements.reserveCapacity(Self.maxLeafElements + 1)
@@ -604,6 +643,10 @@ struct SequenceTree: Sendable {
         nodes[left].elements.removeSubrange(kept...)
         right.units = right.elements.reduce(0) { $0 + Int($1.units) }
         nodes[left].units -= right.units
+        if !unitsDeferred {
+            nodes[left].minimumId = Self.minimumId(of: nodes[left].elements, actors: actors)
+            right.minimumId = Self.minimumId(of: right.elements, actors: actors)
+        }
         right.next = nodes[left].next
         let rightIndex = Int32(nodes.count)
         nodes[left].next = rightIndex
@@ -614,17 +657,25 @@ struct SequenceTree: Sendable {
             }
         }
         nodes.append(right)
-        attachSibling(rightIndex, after: leaf)
+        attachSibling(rightIndex, after: leaf, actors: actors)
+    }
+
+    /// The least id of `elements`, ``OpId/unset`` for none.
+    private static func minimumId(of elements: [SequenceElement], actors: ActorTable) -> OpId {
+        elements.withUnsafeBufferPointer { elements in
+            elements.indices.reduce(OpId.unset) { least, index in actors.least(least, elements[index].id) }
+        }
     }
 
     /// Puts `sibling` right after `node` in `node`'s parent, growing the tree
     /// at the root when `node` has no parent.
-    private mutating func attachSibling(_ sibling: Int32, after node: Int32) {
+    private mutating func attachSibling(_ sibling: Int32, after node: Int32, actors: ActorTable) {
         let parent = nodes[Int(node)].parent
         if parent < 0 {
             var newRoot = Node(isLeaf: false)
             newRoot.children = [node, sibling]
             newRoot.units = nodes[Int(node)].units + nodes[Int(sibling)].units
+            newRoot.minimumId = actors.least(nodes[Int(node)].minimumId, nodes[Int(sibling)].minimumId)
             let rootIndex = Int32(nodes.count)
             nodes.append(newRoot)
             nodes[Int(node)].parent = rootIndex
@@ -635,10 +686,10 @@ struct SequenceTree: Sendable {
         nodes[Int(sibling)].parent = parent
         let position = nodes[Int(parent)].children.firstIndex(of: node)! + 1
         nodes[Int(parent)].children.insert(sibling, at: position)
-        if nodes[Int(parent)].children.count > Self.maxChildren { splitInner(parent) }
+        if nodes[Int(parent)].children.count > Self.maxChildren { splitInner(parent, actors: actors) }
     }
 
-    private mutating func splitInner(_ node: Int32) {
+    private mutating func splitInner(_ node: Int32, actors: ActorTable) {
         let left = Int(node)
         let half = nodes[left].children.count / 2
         var right = Node(isLeaf: false)
@@ -652,8 +703,12 @@ struct SequenceTree: Sendable {
         }
         right.units = moved
         nodes[left].units -= moved
+        if !unitsDeferred {
+            right.minimumId = minimumId(among: right.children, actors: actors)
+            nodes[left].minimumId = minimumId(among: nodes[left].children, actors: actors)
+        }
         nodes.append(right)
-        attachSibling(rightIndex, after: node)
+        attachSibling(rightIndex, after: node, actors: actors)
     }
 }
 

@@ -39,7 +39,7 @@ struct SequenceReferenceTests {
             }
             let id = OpId(counter: counter, actor: actors[Int(random.next() % UInt64(actors.count))])
             let location = try #require(tree.locationAfter(reference))
-            tree.insert(Self.element(id, after: reference), after: reference, at: location)
+            tree.insert(Self.element(id, after: reference), after: reference, at: location, actors: .forTreeTests)
             let position = reference.isRoot ? 0 : model.firstIndex { $0.id == reference }! + 1
             model.insert((id, reference), at: position)
             last = id
@@ -53,8 +53,8 @@ struct SequenceReferenceTests {
         // A load appends the elements in order with their keys: the same keys.
         var loaded = SequenceTree(width: WidthRule(isText: false, encoding: .unicodeScalar))
         loaded.beginBulkLoad()
-        for insert in model { loaded.append(Self.element(insert.id, after: insert.reference), after: insert.reference) }
-        loaded.endBulkLoad()
+        for insert in model { loaded.append(Self.element(insert.id, after: insert.reference), after: insert.reference, actors: .forTreeTests) }
+        loaded.endBulkLoad(actors: .forTreeTests)
         let reloaded = Self.inserts(of: loaded)
         #expect(reloaded.map(\.id) == model.map(\.id) && reloaded.map(\.reference) == model.map(\.reference))
     }

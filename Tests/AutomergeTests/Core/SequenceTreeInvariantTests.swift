@@ -19,7 +19,7 @@ struct SequenceTreeInvariantTests {
             let isMark = counter % 50 == 0
             tree.insert(element(id, after: reference, action: isMark ? .mark : .set,
                                 value: isMark ? .null : .string(counter % 5 == 0 ? "😀" : "a")),
-                        after: reference, at: tree.locationAfter(reference)!)
+                        after: reference, at: tree.locationAfter(reference)!, actors: .forTreeTests)
             ids.append(id)
         }
         return (tree, ids)
@@ -65,14 +65,14 @@ struct SequenceTreeInvariantTests {
         try tree.checkInvariants()
         tree.beginBulkLoad()
         #expect(Self.brokenInvariant(tree) == .bulkLoadFinished)
-        tree.endBulkLoad()
+        tree.endBulkLoad(actors: .forTreeTests)
         try tree.checkInvariants()
     }
 
     @Test("an element inserted twice is reported")
     func duplicateElement() {
         var (tree, ids) = Self.builtTree()
-        tree.insert(Self.element(ids[10], after: .root), after: .root, at: tree.locationAfter(.root)!)
+        tree.insert(Self.element(ids[10], after: .root), after: .root, at: tree.locationAfter(.root)!, actors: .forTreeTests)
         #expect(Self.brokenInvariant(tree) == .elementIdsUnique)
     }
 
@@ -81,7 +81,7 @@ struct SequenceTreeInvariantTests {
         var (tree, ids) = Self.builtTree()
         let reference = ids[20]
         tree.insert(Self.element(OpId(counter: 90_000, actor: 1), after: reference), after: reference,
-                    at: tree.locationAfter(.root)!)
+                    at: tree.locationAfter(.root)!, actors: .forTreeTests)
         #expect(Self.brokenInvariant(tree) == .insertKeyPrecedesElement)
     }
 
@@ -89,9 +89,9 @@ struct SequenceTreeInvariantTests {
     func wideInsertKeys() throws {
         var (tree, ids) = Self.builtTree(count: 300)
         let wideActor = OpId(counter: 5000, actor: 70_000)
-        tree.insert(Self.element(wideActor, after: ids[3]), after: ids[3], at: tree.locationAfter(ids[3])!)
+        tree.insert(Self.element(wideActor, after: ids[3]), after: ids[3], at: tree.locationAfter(ids[3])!, actors: .forTreeTests)
         let afterWide = OpId(counter: 5001, actor: 2)
-        tree.insert(Self.element(afterWide, after: wideActor), after: wideActor, at: tree.locationAfter(wideActor)!)
+        tree.insert(Self.element(afterWide, after: wideActor), after: wideActor, at: tree.locationAfter(wideActor)!, actors: .forTreeTests)
         #expect(tree.wideReferences == [afterWide: wideActor])
         try tree.checkInvariants()
         #if DEBUG
@@ -194,6 +194,21 @@ struct SequenceTreeInvariantTests {
                 tree.nodesForTesting[Int(leaf)].elements[0].units += 1
                 Self.addUnits(1, from: leaf, in: &tree)
             } == .elementUnitsMatchValue)
+        }
+
+        @Test("a node's least id that is not the least under it: too high, too low, or missing")
+        func minimumIds() throws {
+            func brokenMinimum(_ damage: (inout SequenceTree) -> Void) -> Invariant? {
+                var copy = tree
+                damage(&copy)
+                do { try copy.checkMinimumIds(actors: .forTreeTests) } catch { return error.invariant }
+                return nil
+            }
+            try tree.checkMinimumIds(actors: .forTreeTests)
+            let leaf = leaves[3], parent = tree.nodes[Int(leaves[3])].parent
+            #expect(brokenMinimum { $0.nodesForTesting[Int(leaf)].minimumId = OpId(counter: 1_000_000, actor: 0) } == .nodeMinimumIsLeast)
+            #expect(brokenMinimum { $0.nodesForTesting[Int(parent)].minimumId = OpId(counter: 0, actor: 1) } == .nodeMinimumIsLeast)
+            #expect(brokenMinimum { $0.nodesForTesting[Int($0.root)].minimumId = .unset } == .nodeMinimumIsLeast)
         }
 
         @Test("next links that skip a leaf, or run past the last")
