@@ -180,7 +180,7 @@ extension OpSet {
                     opSet.sequences[currentBody].append(
                         SequenceElement(id: id, reference: target, action: action, value: value, expand: op.expand,
                                         markName: markName, successors: successors),
-                        after: target, actors: opSet.actors)
+                        after: target)
                 } else {
                     try update(target, with: Op(id: id, action: action, insert: false, key: .element(target), value: value,
                                                 expand: op.expand, markName: markName, successors: successors), row: row)

@@ -52,7 +52,7 @@ struct SequenceTree: Sendable {
     /// False while a document is being loaded: appends then skip the id
     /// index, which ``ensureIndexed()`` builds in one pass at the right size.
     private(set) var indexed = true
-    /// True while a document is being loaded: inserts and updates leave the
+    /// True while a document is being loaded: appends and updates leave the
     /// nodes' unit counts and minimum ids alone (walking up the tree per
     /// element was a tenth of a load) and ``endBulkLoad(actors:)`` works
     /// them out once, bottom up.
@@ -160,12 +160,12 @@ struct SequenceTree: Sendable {
         guard unitsDeferred else { return }
         unitsDeferred = false
         _ = sumUnits(of: root)
-        setMinimumIds(actors: actors)
+        setLeafMinimumIds(actors: actors)
+        _ = setMinimumIds(of: root, actors: actors)
     }
 
-    /// Sets every node's minimum id from its elements: leaves in one pass
-    /// over the ids, then inner nodes bottom up.
-    private mutating func setMinimumIds(actors: ActorTable) {
+    /// Sets each leaf's minimum id, in one pass over the ids.
+    private mutating func setLeafMinimumIds(actors: ActorTable) {
         var leafMinimums: [(leaf: Int32, id: OpId)] = []
         forEachId { leaf, id in
             if let last = leafMinimums.last, last.leaf == leaf {
@@ -174,7 +174,17 @@ struct SequenceTree: Sendable {
                 leafMinimums.append((leaf, id))
             }
         }
-        for (leaf, id) in leafMinimums { lowerMinimumId(from: leaf, to: id, actors: actors) }
+        for (leaf, id) in leafMinimums { nodes[Int(leaf)].minimumId = id }
+    }
+
+    /// Sets the minimum ids of the inner nodes under `node` from their
+    /// leaves' and returns `node`'s.
+    private mutating func setMinimumIds(of node: Int32, actors: ActorTable) -> OpId {
+        guard !nodes[Int(node)].isLeaf else { return nodes[Int(node)].minimumId }
+        var least = OpId.unset
+        for child in nodes[Int(node)].children { least = actors.least(least, setMinimumIds(of: child, actors: actors)) }
+        nodes[Int(node)].minimumId = least
+        return least
     }
 
     /// Lowers the minimum id of `node` and its ancestors to `id` where it
@@ -485,6 +495,25 @@ struct SequenceTree: Sendable {
     /// working it out again is a measurable part of a keystroke).
     mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32? = nil,
                          actors: ActorTable) {
+        let id = element.id
+        place(element, after: reference, at: location, units: units)
+        if !unitsDeferred { lowerMinimumId(from: location.leaf, to: id, actors: actors) }
+        let leaf = Int(location.leaf)
+        if nodes[leaf].elements.count > Self.maxLeafElements {
+            // Appending at the very end (typing at the end, a list growing)
+            // moves only the new element to a fresh leaf, as a B-tree bulk
+            // append does: leaves stay full and no element is copied.
+            splitLeaf(location.leaf, keeping: nodes[leaf].next < 0 && location.index == Self.maxLeafElements
+                      ? Self.maxLeafElements : nodes[leaf].elements.count / 2, actors: actors)
+            if location.index >= nodes[leaf].elements.count {
+                lastInserted = Location(leaf: nodes[leaf].next, index: location.index - nodes[leaf].elements.count)
+            }
+        }
+    }
+
+    /// Puts `element` at `location` and records it (index, counts, widths),
+    /// leaving the leaf's size and the nodes' minimum ids to the caller.
+    private mutating func place(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32?) {
         assert(element.reference == nil || element.reference == reference, "an element made with another key")
         if let units {
             assert(units == element.units(under: width), "an element given the wrong width")
@@ -512,24 +541,13 @@ struct SequenceTree: Sendable {
         elementCount += 1
         if isMark { markCount += 1 }
         if units != 0 && !unitsDeferred { addUnits(Int(units), from: location.leaf) }
-        if !unitsDeferred { lowerMinimumId(from: location.leaf, to: id, actors: actors) }
         lastInserted = location
-        if nodes[leaf].elements.count > Self.maxLeafElements {
-            // Appending at the very end (typing at the end, a list growing)
-            // moves only the new element to a fresh leaf, as a B-tree bulk
-            // append does: leaves stay full and no element is copied.
-            splitLeaf(location.leaf, keeping: nodes[leaf].next < 0 && location.index == Self.maxLeafElements
-                      ? Self.maxLeafElements : nodes[leaf].elements.count / 2, actors: actors)
-            if location.index >= nodes[leaf].elements.count {
-                lastInserted = Location(leaf: nodes[leaf].next, index: location.index - nodes[leaf].elements.count)
-            }
-        }
     }
 
     /// Appends an element at the very end (loading a document, whose rows
     /// are already in order). A full last leaf gets a new empty sibling
     /// rather than a split, so loaded leaves are full and no element moves.
-    mutating func append(_ element: consuming SequenceElement, after reference: OpId, actors: ActorTable) {
+    mutating func append(_ element: consuming SequenceElement, after reference: OpId) {
         var node = root
         if let last = validLastInserted, nodes[Int(last.leaf)].isLeaf, nodes[Int(last.leaf)].next < 0 {
             node = last.leaf  // the last leaf, without a walk from the root
@@ -544,10 +562,10 @@ struct SequenceTree: Sendable {
             let freshIndex = Int32(nodes.count)
             nodes[Int(node)].next = freshIndex
             nodes.append(fresh)
-            attachSibling(freshIndex, after: node, actors: actors)
+            attachSibling(freshIndex, after: node, actors: nil)
             node = freshIndex
         }
-        insert(element, after: reference, at: Location(leaf: node, index: count(ofLeaf: node)), actors: actors)
+        place(element, after: reference, at: Location(leaf: node, index: count(ofLeaf: node)), units: nil)
     }
 
     /// Packs the last leaf, once a load has appended the sequence's last
@@ -643,10 +661,8 @@ struct SequenceTree: Sendable {
         nodes[left].elements.removeSubrange(kept...)
         right.units = right.elements.reduce(0) { $0 + Int($1.units) }
         nodes[left].units -= right.units
-        if !unitsDeferred {
-            nodes[left].minimumId = Self.minimumId(of: nodes[left].elements, actors: actors)
-            right.minimumId = Self.minimumId(of: right.elements, actors: actors)
-        }
+        nodes[left].minimumId = Self.minimumId(of: nodes[left].elements, actors: actors)
+        right.minimumId = Self.minimumId(of: right.elements, actors: actors)
         right.next = nodes[left].next
         let rightIndex = Int32(nodes.count)
         nodes[left].next = rightIndex
@@ -669,13 +685,15 @@ struct SequenceTree: Sendable {
 
     /// Puts `sibling` right after `node` in `node`'s parent, growing the tree
     /// at the root when `node` has no parent.
-    private mutating func attachSibling(_ sibling: Int32, after node: Int32, actors: ActorTable) {
+    /// `actors`: nil while loading, when ``endBulkLoad(actors:)`` sets the
+    /// inner nodes' minimum ids.
+    private mutating func attachSibling(_ sibling: Int32, after node: Int32, actors: ActorTable?) {
         let parent = nodes[Int(node)].parent
         if parent < 0 {
             var newRoot = Node(isLeaf: false)
             newRoot.children = [node, sibling]
             newRoot.units = nodes[Int(node)].units + nodes[Int(sibling)].units
-            newRoot.minimumId = actors.least(nodes[Int(node)].minimumId, nodes[Int(sibling)].minimumId)
+            if let actors { newRoot.minimumId = actors.least(nodes[Int(node)].minimumId, nodes[Int(sibling)].minimumId) }
             let rootIndex = Int32(nodes.count)
             nodes.append(newRoot)
             nodes[Int(node)].parent = rootIndex
@@ -689,7 +707,7 @@ struct SequenceTree: Sendable {
         if nodes[Int(parent)].children.count > Self.maxChildren { splitInner(parent, actors: actors) }
     }
 
-    private mutating func splitInner(_ node: Int32, actors: ActorTable) {
+    private mutating func splitInner(_ node: Int32, actors: ActorTable?) {
         let left = Int(node)
         let half = nodes[left].children.count / 2
         var right = Node(isLeaf: false)
@@ -703,7 +721,7 @@ struct SequenceTree: Sendable {
         }
         right.units = moved
         nodes[left].units -= moved
-        if !unitsDeferred {
+        if let actors {
             right.minimumId = minimumId(among: right.children, actors: actors)
             nodes[left].minimumId = minimumId(among: nodes[left].children, actors: actors)
         }

@@ -53,7 +53,7 @@ struct SequenceReferenceTests {
         // A load appends the elements in order with their keys: the same keys.
         var loaded = SequenceTree(width: WidthRule(isText: false, encoding: .unicodeScalar))
         loaded.beginBulkLoad()
-        for insert in model { loaded.append(Self.element(insert.id, after: insert.reference), after: insert.reference, actors: .forTreeTests) }
+        for insert in model { loaded.append(Self.element(insert.id, after: insert.reference), after: insert.reference) }
         loaded.endBulkLoad(actors: .forTreeTests)
         let reloaded = Self.inserts(of: loaded)
         #expect(reloaded.map(\.id) == model.map(\.id) && reloaded.map(\.reference) == model.map(\.reference))
