@@ -16,18 +16,63 @@ import Testing
 /// with `Task {}` and actors' work with other callers stay on the pool.
 /// At most one such test case per core runs at a time (the others wait,
 /// suspended), so the suite's parallelism stays what the pool would allow.
+///
+/// A time limit given to the trait counts from when the test case has its
+/// thread. Swift Testing's `.timeLimit` also counts the wait for a permit,
+/// which behind two long property tests can be most of ten minutes.
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The longest a test case may run once it has its thread, if limited.
+    public var timeLimit: Duration?
+
     public var isRecursive: Bool { true }
 
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws
     {
         guard testCase != nil else { return try await function() }
-        await OwnThreadPermits.shared.acquire()
-        defer { OwnThreadPermits.shared.release() }
-        let executor = ThreadExecutor(name: "test: \(test.name)")
+        try await Self.runCase(named: test.name, permits: .shared, timeLimit: timeLimit,
+                               onTimeout: { limit in
+                                   Issue.record("Time limit was exceeded: \(limit), counted from when the test case had its own thread")
+                               },
+                               body: function)
+    }
+
+    /// Runs `body` on a thread of its own once `permits` lets it, calling
+    /// `onTimeout` (and cancelling `body`) if it runs longer than `timeLimit`.
+    /// A case already on its own thread (the trait on a suite and on its
+    /// test) keeps it and takes no second permit.
+    public static func runCase(named name: String, permits: OwnThreadPermits, timeLimit: Duration?,
+                               onTimeout: @escaping @Sendable (Duration) -> Void,
+                               body: @Sendable () async throws -> Void) async throws
+    {
+        if isCurrentThreadOwn {
+            return try await run(body, timeLimit: timeLimit, onTimeout: onTimeout)
+        }
+        await permits.acquire()
+        defer { permits.release() }
+        let executor = ThreadExecutor(name: "test: \(name)")
         defer { executor.finish() }
-        try await withTaskExecutorPreference(executor) { try await function() }
+        try await withTaskExecutorPreference(executor) {
+            try await run(body, timeLimit: timeLimit, onTimeout: onTimeout)
+        }
+    }
+
+    private static func run(_ body: @Sendable () async throws -> Void, timeLimit: Duration?,
+                            onTimeout: @escaping @Sendable (Duration) -> Void) async throws
+    {
+        guard let timeLimit else { return try await body() }
+        try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await body() }
+                // On the pool: the case's own thread may be busy computing.
+                group.addTask(executorPreference: globalConcurrentExecutor) {
+                    try await Task.sleep(for: timeLimit)
+                    onTimeout(timeLimit)
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
     }
 }
 
@@ -41,6 +86,11 @@ extension OwnThreadTrait {
 extension Trait where Self == OwnThreadTrait {
     /// Runs each test case on a thread of its own, off the cooperative pool.
     public static var ownThread: Self { OwnThreadTrait() }
+
+    /// Runs each test case on a thread of its own, off the cooperative pool,
+    /// and records an issue if it runs longer than `timeLimit` once it has
+    /// its thread.
+    public static func ownThread(timeLimit: Duration) -> Self { OwnThreadTrait(timeLimit: timeLimit) }
 }
 
 /// A task executor that runs its jobs, in order, on one thread it owns.
@@ -98,17 +148,20 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
 }
 
 /// Permits for test cases on threads of their own: one per core.
-final class OwnThreadPermits: @unchecked Sendable {
-    static let shared = OwnThreadPermits(count: ProcessInfo.processInfo.activeProcessorCount)
+public final class OwnThreadPermits: @unchecked Sendable {
+    /// The permits every `.ownThread` test case shares.
+    public static let shared = OwnThreadPermits(count: ProcessInfo.processInfo.activeProcessorCount)
 
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var available: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(count: Int) { available = max(1, count) }
+    /// Permits for `count` test cases at a time.
+    public init(count: Int) { available = max(1, count) }
 
-    func acquire() async {
+    /// Waits for a permit.
+    public func acquire() async {
         await withCheckedContinuation { continuation in
             lock.lock()
             if available > 0 {
@@ -123,7 +176,7 @@ final class OwnThreadPermits: @unchecked Sendable {
     }
 
     /// Hands the permit to the longest waiter, if any.
-    func release() {
+    public func release() {
         lock.lock()
         if waiting.isEmpty {
             available += 1

@@ -24,4 +24,38 @@ struct OwnThreadTests {
     func runsOnThePool() {
         #expect(!Self.onOwnThread())
     }
+
+    @Test("a time limit counts from when the case has its thread, not while it waits for a permit")
+    func timeLimitExcludesTheWait() async throws {
+        let permits = OwnThreadPermits(count: 1)
+        await permits.acquire()
+        let timedOut = Flag()
+        async let waiting: Void = OwnThreadTrait.runCase(
+            named: "waits", permits: permits, timeLimit: .milliseconds(500),
+            onTimeout: { _ in timedOut.set() }, body: { try await Task.sleep(for: .milliseconds(50)) })
+        try await Task.sleep(for: .seconds(1))
+        permits.release()
+        try await waiting
+        #expect(!timedOut.isSet)
+    }
+
+    @Test("a case that runs past its time limit is reported and cancelled")
+    func timeLimitStopsALongCase() async throws {
+        let timedOut = Flag()
+        let started = ContinuousClock.now
+        try await OwnThreadTrait.runCase(
+            named: "runs long", permits: OwnThreadPermits(count: 1), timeLimit: .milliseconds(100),
+            onTimeout: { _ in timedOut.set() },
+            body: { try? await Task.sleep(for: .seconds(60)) })
+        #expect(timedOut.isSet)
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+}
+
+/// A flag set from any thread.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
