@@ -20,13 +20,10 @@ extension SequenceTree {
     /// elements and nodes whose ids it compares with `id` (its work).
     func insertionLocation(after reference: OpId, id: OpId, actors: ActorTable, examined: inout Int) -> Location? {
         guard let start = locationAfter(reference) else { return nil }
-        let leafCount = count(ofLeaf: start.leaf)
-        for index in start.index..<max(start.index, leafCount) {
-            let location = Location(leaf: start.leaf, index: index)
-            examined += 1
-            if actors.precedes(self.id(at: location), id) { return location }
+        if let index = firstIndex(inLeaf: start.leaf, from: start.index, below: id, actors: actors, examined: &examined) {
+            return Location(leaf: start.leaf, index: index)
         }
-        guard start.index < leafCount || nextExisting(from: start) != nil else { return start }
+        guard start.index < count(ofLeaf: start.leaf) || nextExisting(from: start) != nil else { return start }
         return firstLocation(after: start.leaf, below: id, actors: actors, examined: &examined) ?? endLocation
     }
 
@@ -60,12 +57,21 @@ extension SequenceTree {
             }
             preconditionFailure("a node's minimum id is not under any of its children")
         }
-        for index in 0..<count(ofLeaf: node) {
-            let location = Location(leaf: node, index: index)
-            examined += 1
-            if actors.precedes(self.id(at: location), id) { return location }
+        guard let index = firstIndex(inLeaf: node, from: 0, below: id, actors: actors, examined: &examined) else {
+            preconditionFailure("a leaf's minimum id is not among its elements")
         }
-        preconditionFailure("a leaf's minimum id is not among its elements")
+        return Location(leaf: node, index: index)
+    }
+
+    /// The index of the first element of `leaf`, from `start` on, whose id precedes `id`.
+    private func firstIndex(inLeaf leaf: Int32, from start: Int, below id: OpId, actors: ActorTable,
+                            examined: inout Int) -> Int?
+    {
+        for index in start..<max(start, count(ofLeaf: leaf)) {
+            examined += 1
+            if actors.precedes(self.id(at: Location(leaf: leaf, index: index)), id) { return index }
+        }
+        return nil
     }
 
     /// Whether some element under `node` has an id that precedes `id`.

@@ -181,10 +181,9 @@ struct SequenceTree: Sendable {
     /// leaves' and returns `node`'s.
     private mutating func setMinimumIds(of node: Int32, actors: ActorTable) -> OpId {
         guard !nodes[Int(node)].isLeaf else { return nodes[Int(node)].minimumId }
-        var least = OpId.unset
-        for child in nodes[Int(node)].children { least = actors.least(least, setMinimumIds(of: child, actors: actors)) }
-        nodes[Int(node)].minimumId = least
-        return least
+        for child in nodes[Int(node)].children { _ = setMinimumIds(of: child, actors: actors) }
+        nodes[Int(node)].minimumId = minimumId(among: nodes[Int(node)].children, actors: actors)
+        return nodes[Int(node)].minimumId
     }
 
     /// Lowers the minimum id of `node` and its ancestors to `id` where it
@@ -496,8 +495,9 @@ struct SequenceTree: Sendable {
     mutating func insert(_ element: consuming SequenceElement, after reference: OpId, at location: Location, units: Int32? = nil,
                          actors: ActorTable) {
         let id = element.id
+        assert(!unitsDeferred, "an insert during a bulk load, which appends")
         place(element, after: reference, at: location, units: units)
-        if !unitsDeferred { lowerMinimumId(from: location.leaf, to: id, actors: actors) }
+        lowerMinimumId(from: location.leaf, to: id, actors: actors)
         let leaf = Int(location.leaf)
         if nodes[leaf].elements.count > Self.maxLeafElements {
             // Appending at the very end (typing at the end, a list growing)
@@ -661,8 +661,12 @@ struct SequenceTree: Sendable {
         nodes[left].elements.removeSubrange(kept...)
         right.units = right.elements.reduce(0) { $0 + Int($1.units) }
         nodes[left].units -= right.units
-        nodes[left].minimumId = Self.minimumId(of: nodes[left].elements, actors: actors)
         right.minimumId = Self.minimumId(of: right.elements, actors: actors)
+        // The left half keeps the leaf's minimum unless the right took it
+        // (typing at the end moves one element, never the least).
+        if right.minimumId == nodes[left].minimumId {
+            nodes[left].minimumId = Self.minimumId(of: nodes[left].elements, actors: actors)
+        }
         right.next = nodes[left].next
         let rightIndex = Int32(nodes.count)
         nodes[left].next = rightIndex
