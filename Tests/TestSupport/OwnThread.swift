@@ -20,9 +20,16 @@ import Testing
 /// A time limit given to the trait counts from when the test case has its
 /// thread. Swift Testing's `.timeLimit` also counts the wait for a permit,
 /// which behind two long property tests can be most of ten minutes.
+///
+/// A test that measures a child process (its memory, how soon it answers)
+/// takes every permit instead (``Trait/ownThreadAlone``): no long
+/// computation of the suite then runs beside it and takes the child's cores.
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     /// The longest a test case may run once it has its thread, if limited.
     public var timeLimit: Duration?
+    /// Whether a test case takes every permit, running with no other
+    /// `.ownThread` case beside it.
+    public var alone = false
 
     public var isRecursive: Bool { true }
 
@@ -30,7 +37,7 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
                              performing function: @Sendable () async throws -> Void) async throws
     {
         guard testCase != nil else { return try await function() }
-        try await Self.runCase(named: test.name, permits: .shared, timeLimit: timeLimit,
+        try await Self.runCase(named: test.name, permits: .shared, alone: alone, timeLimit: timeLimit,
                                onTimeout: { limit in
                                    Issue.record("Time limit was exceeded: \(limit), counted from when the test case had its own thread")
                                },
@@ -40,16 +47,17 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     /// Runs `body` on a thread of its own once `permits` lets it, calling
     /// `onTimeout` (and cancelling `body`) if it runs longer than `timeLimit`.
     /// A case already on its own thread (the trait on a suite and on its
-    /// test) keeps it and takes no second permit.
-    public static func runCase(named name: String, permits: OwnThreadPermits, timeLimit: Duration?,
+    /// test) keeps it and takes no second permit. `alone`: takes every permit.
+    public static func runCase(named name: String, permits: OwnThreadPermits, alone: Bool = false, timeLimit: Duration?,
                                onTimeout: @escaping @Sendable (Duration) -> Void,
                                body: @Sendable () async throws -> Void) async throws
     {
         if isCurrentThreadOwn {
             return try await run(body, timeLimit: timeLimit, onTimeout: onTimeout)
         }
-        await permits.acquire()
-        defer { permits.release() }
+        let count = alone ? permits.capacity : 1
+        await permits.acquire(count)
+        defer { permits.release(count) }
         let executor = ThreadExecutor(name: "test: \(name)")
         defer { executor.finish() }
         try await withTaskExecutorPreference(executor) {
@@ -91,6 +99,10 @@ extension Trait where Self == OwnThreadTrait {
     /// and records an issue if it runs longer than `timeLimit` once it has
     /// its thread.
     public static func ownThread(timeLimit: Duration) -> Self { OwnThreadTrait(timeLimit: timeLimit) }
+
+    /// Runs each test case on a thread of its own with no other `.ownThread`
+    /// test case beside it.
+    public static var ownThreadAlone: Self { OwnThreadTrait(alone: true) }
 }
 
 /// A task executor that runs its jobs, in order, on one thread it owns.
@@ -147,44 +159,52 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// Permits for test cases on threads of their own: one per core.
+/// Permits for test cases on threads of their own: one per core. Waiters
+/// are served in order, so a case that needs every permit is not passed
+/// over by later cases that need one.
 public final class OwnThreadPermits: @unchecked Sendable {
     /// The permits every `.ownThread` test case shares.
     public static let shared = OwnThreadPermits(count: ProcessInfo.processInfo.activeProcessorCount)
 
+    /// How many permits there are in all.
+    public let capacity: Int
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var available: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Permits for `count` test cases at a time.
-    public init(count: Int) { available = max(1, count) }
+    public init(count: Int) {
+        capacity = max(1, count)
+        available = capacity
+    }
 
-    /// Waits for a permit.
-    public func acquire() async {
+    /// Waits for `count` permits (at most ``capacity``).
+    public func acquire(_ count: Int = 1) async {
+        let count = min(max(1, count), capacity)
         await withCheckedContinuation { continuation in
             lock.lock()
-            if available > 0 {
-                available -= 1
+            if waiting.isEmpty && available >= count {
+                available -= count
                 lock.unlock()
                 continuation.resume()
             } else {
-                waiting.append(continuation)
+                waiting.append((count, continuation))
                 lock.unlock()
             }
         }
     }
 
-    /// Hands the permit to the longest waiter, if any.
-    public func release() {
+    /// Gives back `count` permits, serving the waiters in order.
+    public func release(_ count: Int = 1) {
         lock.lock()
-        if waiting.isEmpty {
-            available += 1
-            lock.unlock()
-        } else {
-            let next = waiting.removeFirst()
-            lock.unlock()
-            next.resume()
+        available += min(max(1, count), capacity)
+        var ready: [CheckedContinuation<Void, Never>] = []
+        while let first = waiting.first, first.count <= available {
+            available -= first.count
+            ready.append(waiting.removeFirst().continuation)
         }
+        lock.unlock()
+        for continuation in ready { continuation.resume() }
     }
 }

@@ -50,6 +50,32 @@ struct OwnThreadTests {
         #expect(timedOut.isSet)
         #expect(ContinuousClock.now - started < .seconds(30))
     }
+
+    @Test("a case that runs alone waits for every permit, and cases that come after it wait for it")
+    func aloneTakesEveryPermit() async throws {
+        let permits = OwnThreadPermits(count: 2)
+        await permits.acquire()
+        let ran = Log()
+        async let alone: Void = OwnThreadTrait.runCase(
+            named: "alone", permits: permits, alone: true, timeLimit: nil, onTimeout: { _ in }, body: { ran.append("alone") })
+        try await Task.sleep(for: .milliseconds(300))
+        async let later: Void = OwnThreadTrait.runCase(
+            named: "later", permits: permits, timeLimit: nil, onTimeout: { _ in }, body: { ran.append("later") })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(ran.entries == [], "one permit is free, but the first waiter needs two")
+        permits.release()
+        try await alone
+        try await later
+        #expect(ran.entries == ["alone", "later"])
+    }
+}
+
+/// Names appended from any thread.
+private final class Log: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String] = []
+    var entries: [String] { lock.withLock { names } }
+    func append(_ name: String) { lock.withLock { names.append(name) } }
 }
 
 /// A flag set from any thread.
