@@ -156,25 +156,32 @@ struct EditScriptFormatTests {
         Self.expectFailure(Self.script([#"{"action": "insert", "obj": [], "index": 0, "value": {"int": 1}}"#]), step: 1, "insert failed")
     }
 
-    @Test("a script of 100,000 puts reads and runs in time linear in its length")
+    @Test("a script of 80,000 puts reads and runs in time linear in its length")
     func longScript() throws {
-        /// Reading and running `count` puts, each to a key of its own.
+        /// Reading and running `count` puts, each to a key of its own: the
+        /// least of three tries, so that a test running beside it (the suite
+        /// runs in parallel) does not decide the ratio.
         func time(_ count: Int) throws -> (read: Duration, run: Duration) {
             let steps = (0..<count).map { #"{"action": "put", "obj": [], "key": "k\#($0)", "value": {"int": \#($0)}}"# }
-            let text = Self.script(steps)
-            var script: EditScript?
-            let read = try ContinuousClock().measure { script = try EditScript(bytes: Array(text.utf8)) }
-            #expect(script?.steps.count == count)
-            var document: Document?
-            let run = try ContinuousClock().measure { document = try EditScriptRunner.run(script!) }
-            #expect(document?.keys(obj: .ROOT).count == count)
-            return (read, run)
+            let bytes = Array(Self.script(steps).utf8)
+            var best: (read: Duration, run: Duration) = (.seconds(3600), .seconds(3600))
+            for _ in 0..<3 {
+                var script: EditScript?
+                let read = try ContinuousClock().measure { script = try EditScript(bytes: bytes) }
+                #expect(script?.steps.count == count)
+                var document: Document?
+                let run = try ContinuousClock().measure { document = try EditScriptRunner.run(script!) }
+                #expect(document?.keys(obj: .ROOT).count == count)
+                best = (min(best.read, read), min(best.run, run))
+            }
+            return best
         }
-        let small = try time(25_000), large = try time(100_000)
-        let report = "25,000 steps: \(small), 100,000 steps: \(large)"
-        // Four times the steps: linear is about 4x, quadratic 16x.
-        #expect(large.read < small.read * 8, "reading: \(report)")
-        #expect(large.run < small.run * 8, "running: \(report)")
+        let small = try time(5_000), large = try time(80_000)
+        let report = "5,000 steps: \(small), 80,000 steps: \(large)"
+        // Sixteen times the steps: linear is about 16x (a little more for the
+        // map's sorted keys), quadratic 256x.
+        #expect(large.read < small.read * 64, "reading: \(report)")
+        #expect(large.run < small.run * 64, "running: \(report)")
         #expect(large.read + large.run < .seconds(60), "\(report)")
     }
 
