@@ -6,10 +6,16 @@ import Testing
 /// `automerge serve` as a process beside `automerge bench serve-attackers`
 /// (one hostile peer of each kind, in a process of its own): the server
 /// still answers a small request, and its whole resident memory stays
-/// within what it was configured to spend. No long computation of the
-/// suite runs beside it (`.ownThreadAlone`): beside two of them on two
-/// cores, the debug server left a small request unanswered for 120 s.
-@Suite("automerge serve beside every kind of attacker", .serialized, .ownThreadAlone)
+/// within what it was configured to spend.
+///
+/// It runs in a `swift test` of its own (`AUTOMERGE_ALONE_TESTS=1`, as
+/// `.ci/run` does), not beside the parallel suite: on two cores, beside the
+/// suite's other tests, the debug server fell behind the attack, left a small
+/// request unanswered for 120 s and passed its memory limits (issue #58's
+/// finding: what the server holds grows while its bulk work lags).
+@Suite("automerge serve beside every kind of attacker", .serialized, .ownThreadAlone,
+       .enabled(if: ProcessInfo.processInfo.environment["AUTOMERGE_ALONE_TESTS"] == "1",
+                "measures a server process; runs alone: AUTOMERGE_ALONE_TESTS=1 swift test --filter ServeUnderAttackTests"))
 struct ServeUnderAttackTests {
     /// The limits the server is started with, in MiB.
     static let inboundMb = 48, outboundMb = 48, cacheMb = 32, messageMb = 8
