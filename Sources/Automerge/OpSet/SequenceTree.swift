@@ -161,7 +161,7 @@ struct SequenceTree: Sendable {
         unitsDeferred = false
         _ = sumUnits(of: root)
         setLeafMinimumIds(actors: actors)
-        _ = setMinimumIds(of: root, actors: actors)
+        setMinimumIds(of: root, actors: actors)
     }
 
     /// Sets each leaf's minimum id, in one pass over the ids.
@@ -177,13 +177,11 @@ struct SequenceTree: Sendable {
         for (leaf, id) in leafMinimums { nodes[Int(leaf)].minimumId = id }
     }
 
-    /// Sets the minimum ids of the inner nodes under `node` from their
-    /// leaves' and returns `node`'s.
-    private mutating func setMinimumIds(of node: Int32, actors: ActorTable) -> OpId {
-        guard !nodes[Int(node)].isLeaf else { return nodes[Int(node)].minimumId }
-        for child in nodes[Int(node)].children { _ = setMinimumIds(of: child, actors: actors) }
+    /// Sets the minimum ids of `node` and the inner nodes under it from their leaves'.
+    private mutating func setMinimumIds(of node: Int32, actors: ActorTable) {
+        guard !nodes[Int(node)].isLeaf else { return }
+        for child in nodes[Int(node)].children { setMinimumIds(of: child, actors: actors) }
         nodes[Int(node)].minimumId = minimumId(among: nodes[Int(node)].children, actors: actors)
-        return nodes[Int(node)].minimumId
     }
 
     /// Lowers the minimum id of `node` and its ancestors to `id` where it
