@@ -181,7 +181,7 @@ public final class OwnThreadPermits: @unchecked Sendable {
 
     /// Waits for `count` permits (at most ``capacity``).
     public func acquire(_ count: Int = 1) async {
-        let count = min(max(1, count), capacity)
+        let count = clamped(count)
         await withCheckedContinuation { continuation in
             lock.lock()
             if waiting.isEmpty && available >= count {
@@ -195,10 +195,13 @@ public final class OwnThreadPermits: @unchecked Sendable {
         }
     }
 
+    /// `count` as a number of permits one case may hold: 1 to ``capacity``.
+    private func clamped(_ count: Int) -> Int { min(max(1, count), capacity) }
+
     /// Gives back `count` permits, serving the waiters in order.
     public func release(_ count: Int = 1) {
         lock.lock()
-        available += min(max(1, count), capacity)
+        available += clamped(count)
         var ready: [CheckedContinuation<Void, Never>] = []
         while let first = waiting.first, first.count <= available {
             available -= first.count

@@ -29,62 +29,55 @@ struct OwnThreadTests {
     func timeLimitExcludesTheWait() async throws {
         let permits = OwnThreadPermits(count: 1)
         await permits.acquire()
-        let timedOut = Flag()
+        let timedOut = Locked(false)
         async let waiting: Void = OwnThreadTrait.runCase(
             named: "waits", permits: permits, timeLimit: .milliseconds(500),
-            onTimeout: { _ in timedOut.set() }, body: {})
+            onTimeout: { _ in timedOut.update { $0 = true } }, body: {})
         try await Task.sleep(for: .seconds(1))
         permits.release()
         try await waiting
-        #expect(!timedOut.isSet)
+        #expect(!timedOut.value)
     }
 
     // Swift Testing's limit only stops a hang if the cancellation does not work.
     @Test("a case that runs past its time limit is reported and cancelled", .timeLimit(.minutes(10)))
     func timeLimitStopsALongCase() async throws {
-        let timedOut = Flag(), cancelled = Flag()
+        let timedOut = Locked(false), cancelled = Locked(false)
         try await OwnThreadTrait.runCase(
             named: "runs long", permits: OwnThreadPermits(count: 1), timeLimit: .milliseconds(100),
-            onTimeout: { _ in timedOut.set() },
+            onTimeout: { _ in timedOut.update { $0 = true } },
             body: {
                 try? await Task.sleep(for: .seconds(3600))
-                if Task.isCancelled { cancelled.set() }
+                if Task.isCancelled { cancelled.update { $0 = true } }
             })
-        #expect(timedOut.isSet)
-        #expect(cancelled.isSet)
+        #expect(timedOut.value)
+        #expect(cancelled.value)
     }
 
     @Test("a case that runs alone waits for every permit, and cases that come after it wait for it")
     func aloneTakesEveryPermit() async throws {
         let permits = OwnThreadPermits(count: 2)
         await permits.acquire()
-        let ran = Log()
+        let ran = Locked<[String]>([])
         async let alone: Void = OwnThreadTrait.runCase(
-            named: "alone", permits: permits, alone: true, timeLimit: nil, onTimeout: { _ in }, body: { ran.append("alone") })
+            named: "alone", permits: permits, alone: true, timeLimit: nil, onTimeout: { _ in }, body: { ran.update { $0.append("alone") } })
         try await Task.sleep(for: .milliseconds(300))
         async let later: Void = OwnThreadTrait.runCase(
-            named: "later", permits: permits, timeLimit: nil, onTimeout: { _ in }, body: { ran.append("later") })
+            named: "later", permits: permits, timeLimit: nil, onTimeout: { _ in }, body: { ran.update { $0.append("later") } })
         try await Task.sleep(for: .milliseconds(300))
-        #expect(ran.entries == [], "one permit is free, but the first waiter needs two")
+        #expect(ran.value == [], "one permit is free, but the first waiter needs two")
         permits.release()
         try await alone
         try await later
-        #expect(ran.entries == ["alone", "later"])
+        #expect(ran.value == ["alone", "later"])
     }
 }
 
-/// Names appended from any thread.
-private final class Log: @unchecked Sendable {
+/// A value read and changed from any thread.
+private final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var names: [String] = []
-    var entries: [String] { lock.withLock { names } }
-    func append(_ name: String) { lock.withLock { names.append(name) } }
-}
-
-/// A flag set from any thread.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
