@@ -51,6 +51,24 @@ enum StoredLayout {
         return entries.compactMapValues(AttachmentMetadata.init)
     }
 
+    /// Every attachment the document holds, the values its conflicts hide
+    /// included: concurrent writes of one name, or of the `_attachments`
+    /// map itself. A later change can bring a hidden value back (a peer
+    /// deletes the winner), so a replica keeps the bytes of each one, and
+    /// a replication announces and fetches them all; otherwise a replica
+    /// could end up naming bytes that no peer it meets still offers.
+    static func everyAttachment(of document: Document) throws -> Set<AttachmentMetadata> {
+        var found = Set<AttachmentMetadata>()
+        for case .Object(let map, .Map) in try document.getAll(obj: .ROOT, key: attachmentsKey) {
+            for name in document.keys(obj: map) {
+                for value in try document.getAll(obj: map, key: name) {
+                    if let metadata = AttachmentMetadata(try BodyReader.read(value, in: document)) { found.insert(metadata) }
+                }
+            }
+        }
+        return found
+    }
+
     /// Makes the stored attachments `attachments`, touching only the entries that differ.
     static func write(_ attachments: [ExactString: AttachmentMetadata], into document: Document) throws {
         let current = try Self.attachments(of: document)

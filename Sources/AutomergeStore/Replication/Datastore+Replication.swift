@@ -203,7 +203,7 @@ extension Datastore {
     }
 
     private func attachmentDigests(of document: Document) throws -> [AttachmentDigest] {
-        try StoredLayout.attachments(of: document).values.map { AttachmentDigest(digest: $0.digest, length: $0.length) }
+        try Set(StoredLayout.everyAttachment(of: document).map { AttachmentDigest(digest: $0.digest, length: $0.length) })
             .sorted { ExactString($0.digest) < ExactString($1.digest) }
     }
 

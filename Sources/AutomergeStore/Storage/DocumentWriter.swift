@@ -32,7 +32,7 @@ extension Datastore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
             """).execute(arguments: [docId, prepared.revId, prepared.generation, view.deleted, prepared.conflicted,
                                      sequence, prepared.generation, prepared.bytes.count, prepared.body])
-        try addBlobReferences(of: view, docId: docId, db)
+        try addBlobReferences(of: prepared.attachments, docId: docId, db)
         return revision(docId: docId, revId: prepared.revId, sequence: sequence, view: view)
     }
 
@@ -68,7 +68,7 @@ extension Datastore {
                 """).execute(arguments: [prepared.revId, prepared.generation, view.deleted, prepared.conflicted, sequence,
                                          prepared.bytes.count, prepared.body, row.docId])
         }
-        try addBlobReferences(of: view, docId: row.docId, db)
+        try addBlobReferences(of: prepared.attachments, docId: row.docId, db)
         return revision(docId: row.docId, revId: prepared.revId, sequence: sequence, view: view)
     }
 
@@ -107,8 +107,8 @@ extension Datastore {
         return db.lastInsertedRowID
     }
 
-    private func addBlobReferences(of view: StoredView, docId: String, _ db: GRDB.Database) throws {
-        for metadata in view.attachments.values {
+    private func addBlobReferences(of attachments: Set<AttachmentMetadata>, docId: String, _ db: GRDB.Database) throws {
+        for metadata in attachments {
             guard let hex = metadata.sha256 else { continue }
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO blob_refs (digest, docId) VALUES (?, ?)")
                 .execute(arguments: [hex, docId])

@@ -13,6 +13,10 @@ struct PreparedWrite {
     /// The view as stored: its JSON, checksummed (encoded here, not in the transaction).
     let body: Data
     let conflicted: Bool
+    /// Every attachment the document holds, conflicts' hidden values
+    /// included (``StoredLayout/everyAttachment(of:)``): the blobs
+    /// compaction must keep.
+    let attachments: Set<AttachmentMetadata>
     /// The revision's bytes: change chunks, or the whole document saved.
     let bytes: Data
     /// Whether `bytes` are a new snapshot (see ``Datastore/compacts(_:adding:)``).
@@ -26,6 +30,7 @@ struct PreparedWrite {
         view = try StoredView(of: document)
         body = try view.stored
         conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
+        attachments = try conflicted ? StoredLayout.everyAttachment(of: document) : Set(view.attachments.values)
         bytes = try document.encodeChangesSince(heads: [])
         isSnapshot = true
     }
@@ -40,6 +45,7 @@ struct PreparedWrite {
         view = try StoredView(of: document)
         body = try view.stored
         conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
+        attachments = try conflicted ? StoredLayout.everyAttachment(of: document) : Set(view.attachments.values)
         isSnapshot = Datastore.compacts(row, adding: chunk.count)
         bytes = isSnapshot ? document.save() : chunk
     }

@@ -198,3 +198,27 @@ struct ReplicationPropertyTests {
         }
     }
 }
+
+/// Scenarios the property test found, kept as fixed cases.
+@Suite("Replication: scenarios once found failing")
+struct ReplicationRegressionTests {
+    /// s0 and s1 create one document, each with an attachment `a0` of
+    /// different bytes; s3 deletes s0's. Merged, the document names s1's
+    /// bytes; before the merge reached s3, the replicas between named s0's
+    /// (which of two concurrent values wins depends on the random actors,
+    /// so the case runs 16 times) and fetched only those, so s3 named bytes
+    /// no peer offered it. Found by the property test's seed
+    /// lWF2bu2PveZefTUZLat/L7FH64KvMIbFnOuHqbtPw64=.
+    @Test("bytes of an attachment a conflict hides reach every replica, for the merge that brings it back")
+    func hiddenAttachmentReachesEveryReplica() async throws {
+        for _ in 0..<16 {
+            let world = try ReplicationWorld(stores: 4)
+            world.edit(store: 0, kind: 0, doc: 0, value: 0)
+            try await world.replicate(0, 3, direction: 0, fault: .none, at: 0)
+            world.edit(store: 3, kind: 3, doc: 0, value: 0)
+            world.edit(store: 1, kind: 2, doc: 0, value: 30)
+            try await world.converge()
+            try world.checkConverged("created on s0 and s1, pushed to s3, deleted on s3")
+        }
+    }
+}

@@ -109,6 +109,27 @@ struct ReplicationTests {
         #expect(try b.getDocumentWithId("three").attachments["copy"]?.dataFromAttachmentContent() == bytes)
     }
 
+    @Test("both sides keep the bytes of concurrent attachments of one name, the hidden one too, through a compaction")
+    func concurrentAttachmentsKeepBothBlobs() async throws {
+        let store = try TemporaryStore()
+        let a = try store.datastore("a"), b = try store.datastore("b")
+        var digests: [AttachmentDigest] = []
+        for (side, text) in [(a, "from a"), (b, "from b")] {
+            let rev = DocumentRevision(docId: "doc")
+            rev.body = ["k": 1]
+            let data = Data(text.utf8)
+            rev.attachments["shared"] = UnsavedDataAttachment(data: data, name: "shared", type: "text/plain")
+            try side.createDocumentFromRevision(rev)
+            digests.append(AttachmentDigest(digest: BlobStore.digest(of: data), length: Int64(data.count)))
+        }
+        try await replicate(a, with: b)
+        for side in [a, b] {
+            #expect(try side.getDocumentWithId("doc").attachments["shared"]?.dataFromAttachmentContent() != nil)
+            _ = try side.compact()
+            #expect(digests.allSatisfy(side.holdsBlob), "a compaction removed the bytes of the value a conflict hides")
+        }
+    }
+
     @Test("a replicator goes pending, started, complete; reports progress to its delegate and event streams")
     func statesAndProgress() async throws {
         let store = try TemporaryStore()
