@@ -19,7 +19,8 @@ struct ServeCommandTests {
         server.arguments = ["serve", "--port", "0", "--store", store.path]
         let output = Pipe()
         server.standardOutput = output
-        server.standardError = Pipe()
+        // Not read: a full pipe would stall the server.
+        (server.standardInput, server.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
         try server.run()
         defer { if server.isRunning { server.terminate() } }
 

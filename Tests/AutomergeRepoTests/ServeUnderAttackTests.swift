@@ -45,8 +45,8 @@ struct ServeUnderAttackTests {
         attackers.arguments = ["bench", "serve-attackers", "--url", address, "--port", "\(port)",
                                "--targets", target.documentId.description]
         // Neither process's output is read: a full pipe would stall it.
-        attackers.standardOutput = FileHandle.nullDevice
-        attackers.standardError = FileHandle.nullDevice
+        (attackers.standardInput, attackers.standardOutput, attackers.standardError) =
+            (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
         try attackers.run()
         // SIGKILL: a child started from a pool thread inherits its blocked SIGTERM.
         defer { if attackers.isRunning { kill(attackers.processIdentifier, SIGKILL) } }
@@ -93,7 +93,7 @@ struct ServeUnderAttackTests {
                             "--max-message-bytes", "\(Self.messageMb << 20)"]
         let output = Pipe()
         server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
+        (server.standardInput, server.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
         try server.run()
         let line = try await firstLine(of: output)
         let port = try #require(listeningPort(line), "first line: \(line)")

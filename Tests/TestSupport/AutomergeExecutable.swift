@@ -29,7 +29,13 @@ public enum AutomergeExecutable {
 
     /// Runs the tool with `arguments` and `input` on its standard input, to
     /// its end, off the cooperative pool (see ``blockingWork(_:)``).
-    public static func run(_ arguments: [String], input: String = "") async throws -> Output {
+    ///
+    /// A run still going after `timeLimit` is killed (SIGKILL) and reported
+    /// on standard error: a test then fails with the command that hung,
+    /// instead of holding the suite until CI's own limit.
+    public static func run(_ arguments: [String], input: String = "", timeLimit: Duration = .seconds(900))
+        async throws -> Output
+    {
         guard let url else { throw NotBuilt() }
         return try await blockingWork {
             let process = Process()
@@ -38,6 +44,8 @@ public enum AutomergeExecutable {
             let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
             (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
             try process.run()
+            let watchdog = Watchdog(process, after: timeLimit)
+            defer { watchdog.cancel() }
             // Written from its own thread, so that a large input cannot deadlock against unread output.
             let writer = Thread {
                 stdin.fileHandleForWriting.write(Data(input.utf8))
@@ -47,10 +55,36 @@ public enum AutomergeExecutable {
             let errors = ErrorCollector(stderr.fileHandleForReading)
             let out = stdout.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                          stderr: String(decoding: errors.finish(), as: UTF8.self))
+            var errorText = String(decoding: errors.finish(), as: UTF8.self)
+            if watchdog.fired { errorText += "\nkilled: `automerge \(arguments.joined(separator: " "))` ran past \(timeLimit)" }
+            return Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errorText)
         }
     }
+}
+
+/// Kills a child process that runs past its time limit.
+private final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    private var killed = false
+
+    init(_ process: Process, after limit: Duration) {
+        let pid = process.processIdentifier
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            lock.withLock {
+                guard !cancelled else { return }
+                killed = true
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    /// Whether it killed the process.
+    var fired: Bool { lock.withLock { killed } }
+
+    /// Stops it: the process has exited (its pid may be reused from now on).
+    func cancel() { lock.withLock { cancelled = true } }
 }
 
 /// Drains a pipe on a thread of its own, so that a child writing much to

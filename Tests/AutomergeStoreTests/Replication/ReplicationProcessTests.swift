@@ -57,8 +57,9 @@ struct ReplicationProcessTests {
             let process = Process()
             process.executableURL = try #require(AutomergeExecutable.url)
             process.arguments = ["store", a.directory.path, "a", "replicate-to-process", try peerCommand(b.directory)]
-            process.standardOutput = Pipe()
-            process.standardError = Pipe()
+            // Killed before its end, its output never read.
+            (process.standardInput, process.standardOutput, process.standardError) =
+                (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
             try process.run()
             try await Task.sleep(for: .milliseconds(delay))
             kill(process.processIdentifier, SIGKILL)
