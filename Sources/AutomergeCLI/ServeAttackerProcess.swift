@@ -42,8 +42,10 @@ struct ServeAttackersCommand: ParsableCommand {
     }
 }
 
-/// The attackers' process, started at the lowest priority (`nice -n 19`
-/// when the system has it): on one machine the attack's own cost would
+/// The attackers' process, started at the lowest priority: Linux's idle
+/// scheduling class (`chrt --idle 0`) when the system has it, which runs it
+/// only on a core nothing else wants, or else `nice -n 19`, which still
+/// takes a share of a busy core. On one machine the attack's own cost would
 /// otherwise take the cores the honest clients and the server need, which a
 /// remote attacker's does not.
 struct AttackerProcess: @unchecked Sendable {
@@ -56,7 +58,10 @@ struct AttackerProcess: @unchecked Sendable {
                          "--targets", attackers.targets.map(\.description).joined(separator: ","),
                          "--kinds", attackers.only.sorted().joined(separator: ",")]
         let process = Process()
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/nice") {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/chrt") {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chrt")
+            process.arguments = ["--idle", "0", executable.path] + arguments
+        } else if FileManager.default.isExecutableFile(atPath: "/usr/bin/nice") {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
             process.arguments = ["-n", "19", executable.path] + arguments
         } else {

@@ -25,7 +25,7 @@ struct ServeBench: ParsableCommand {
             find(), sees the change. Server memory from /proc/PID/status (VmRSS, and VmHWM: the peak), CPU \
             time of both processes from /proc/PID/stat. With --attack each N runs quiet and then beside \
             one hostile peer of each kind (ServeAttackers.swift) from the start of the edits to their end, in a \
-            process of their own at nice 19 (a remote attacker's work takes none of the server's cores), --rounds \
+            process of their own in the idle scheduling class (a remote attacker's work takes none of the server's cores), --rounds \
             times in turn, and the honest clients' p99 sync latency over every attacked round is given as a ratio \
             to that over every quiet round.
             """)
@@ -160,7 +160,7 @@ struct ServeRun: Sendable {
         defer { hostile?.stop() }
         try await editAll(sessions, clock: clock, &figures)
         if let hostile {
-            print(padded("  attackers' CPU (their process, nice 19)", 46) + String(format: "%.2f s", hostile.cpu))
+            print(padded("  attackers' CPU (their process, idle class)", 46) + String(format: "%.2f s", hostile.cpu))
         }
         hostile?.stop()
         figures.editRate = Usage(server).report("  edits, \(seconds) s", since: phase, count: clients * seconds)

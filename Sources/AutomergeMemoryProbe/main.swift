@@ -16,7 +16,7 @@
 // ICU) and the argument parser, which the document's footprint should not be
 // charged with. What the library links is what a server using it pays.
 
-@_spi(Conformance) import Automerge
+@_spi(Conformance) @_spi(Storage) import Automerge
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -166,6 +166,7 @@ do {
             print("    \(file.split(separator: "/").last ?? ""): \(megabytes(Double(kilobytes) / 1024))")
         }
         for (part, bytes) in document.memoryBreakdown() { print("  \(part): \(megabytes(Double(bytes) / 1_048_576))") }
+        print("  the caches' estimate (approximateMemoryFootprint): \(megabytes(Double(document.approximateMemoryFootprint) / 1_048_576))")
     }
     // Alive to the end, so that a heap profiler (heaptrack) run on the probe
     // reports what the document holds as not freed, by allocation site.

@@ -66,7 +66,7 @@ extension Document {
     public var opCountOfChanges: Int {
         locked { state in
             state.commit()
-            return state.history.records.reduce(0) { $0 + Int($1.maxOp + 1 - $1.startOp) }
+            return state.history.opCount
         }
     }
 

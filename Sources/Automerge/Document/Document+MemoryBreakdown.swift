@@ -1,11 +1,16 @@
 extension Document {
-    /// A cheap estimate of the heap bytes the document holds (its history's
-    /// records and bytes, and about 48 bytes per op ever made), in constant
-    /// time, for caches that bound the documents they keep by memory. An
+    /// A cheap estimate of the heap bytes the document holds (its history,
+    /// its actors, and about 48 bytes per op ever made), in constant time,
+    /// for caches that bound the documents they keep by memory. An
     /// estimate: ``memoryBreakdown()`` counts, at a cost linear in the document.
     @_spi(Storage)
     public var approximateMemoryFootprint: Int {
-        locked { state in state.history.byteCount + Int(clamping: state.ops.maxOp) * 48 }
+        locked { state in
+            // Ops by their count, not by the highest counter: concurrent
+            // changes of many actors share their counters.
+            let ops = max(state.history.opCount, Int(clamping: state.ops.maxOp))
+            return state.history.byteCount + state.ops.actors.byteCount + ops * 48
+        }
     }
 
     /// The heap bytes the document's main structures take, estimated from
@@ -45,7 +50,9 @@ extension Document {
                 ("sequence leaves, packed", packed),
                 ("sequence tree nodes", nodes),
                 ("sequence element indexes", index),
-                ("change records (\(state.history.count)) with their bytes", history),
+                ("change records (\(state.history.count)) with their bytes, lists by actor, heads (\(state.history.heads.count))",
+                 history),
+                ("actors (\(state.ops.actors.count))", state.ops.actors.byteCount),
             ]
         }
     }

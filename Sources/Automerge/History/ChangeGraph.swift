@@ -15,6 +15,8 @@ struct ChangeGraph: Sendable {
     /// indices by sequence number - 1.
     private var byActor: [[Int]] = []
     private(set) var heads: Set<ChangeHash> = []
+    /// The ops of every change, together.
+    private(set) var opCount = 0
 
     var count: Int { records.count }
 
@@ -59,10 +61,16 @@ struct ChangeGraph: Sendable {
     /// The hashes of `record`'s dependencies, sorted bytewise.
     func dependencies(of record: ChangeRecord) -> [ChangeHash] { dependencyIndices(of: record).map { records[$0].hash }.sorted() }
 
-    /// The heap bytes of the records and what they keep here.
+    /// The heap bytes of the records and what they keep here, estimated in
+    /// constant time: the records, their bytes and dependencies, the hash
+    /// index, each actor's list of its changes (an array of its own: a
+    /// 32-byte header), and the heads. A history of many actors, or of many
+    /// heads, keeps as much in those last two as in its records.
     var byteCount: Int {
         records.capacity * MemoryLayout<ChangeRecord>.stride + index.byteCount + bytes.byteCount
             + dependencyList.capacity * MemoryLayout<UInt32>.stride
+            + byActor.capacity * MemoryLayout<[Int]>.stride + byActor.count * 32 + records.count * MemoryLayout<Int>.stride
+            + heads.capacity * MemoryLayout<ChangeHash>.stride
     }
 
     /// The last sequence number of `actor` (0 if none).
@@ -97,6 +105,7 @@ struct ChangeGraph: Sendable {
         records.withUnsafeBufferPointer { records in index.append(record.hash) { records[$0].hash } }
         Self.note(records.count, by: record.actor, in: &byActor)
         records.append(record)
+        opCount += record.opCount
     }
 
     /// `entry` as a record, its variable parts added to `bytes` and `dependencyList`.
@@ -150,6 +159,7 @@ struct ChangeGraph: Sendable {
         }
         (index, records, byActor, bytes, dependencyList) = (loadedIndex, added, actors, store, list)
         heads = Set(loadedHeads)
+        opCount = records.reduce(0) { $0 + $1.opCount }
         assert(heads == Set(records.indices.filter { !dependedOn[$0] }.map { records[$0].hash }),
                "the loaded heads are the changes no other change depends on")
         assert(records.indices.allSatisfy { index(of: records[$0].hash) == $0 }, "hash(i) is record(i)'s hash")

@@ -29,6 +29,9 @@ struct ChangeRecord: Sendable {
 
     /// ``messageByteCount`` of a change without a message.
     static let noMessage = UInt32.max
+
+    /// How many ops the change has.
+    var opCount: Int { maxOp >= startOp ? Int(clamping: maxOp - startOp + 1) : 0 }
 }
 
 /// A change as it is added to a ``ChangeGraph``, which keeps it as a
