@@ -156,26 +156,48 @@ struct ServerDocumentLoadTests {
         }
     }
 
-    @Test("a request from a peer that holds nothing of the document is bulk work from its first message; edits go on")
-    func wholeDocumentIsBulk() async throws {
+    @Test("a request for a large document from a peer that holds nothing is bulk work from its first message; edits go on")
+    func wholeLargeDocumentIsBulk() async throws {
+        let (sentEarly, sentLate) = try await requestWhileBulkIsHeld(documentSize: 512 << 10)
+        #expect(!sentEarly, "a whole large document was sent from a regular lane")
+        #expect(sentEarly || sentLate, "the request is still answered")
+    }
+
+    @Test("a request for a small document is answered at once, whatever bulk work is waiting")
+    func smallDocumentIsRegular() async throws {
+        let (sentEarly, _) = try await requestWhileBulkIsHeld(documentSize: 16)
+        #expect(sentEarly, "a newcomer's fetch of a small document waited behind others' bulk work")
+    }
+
+    /// A newcomer requests a stored document of `documentSize` bytes while
+    /// the only bulk thread is held: whether the document came within a
+    /// second, and whether it came once the thread was let go.
+    private func requestWhileBulkIsHeld(documentSize: Int) async throws -> (early: Bool, late: Bool) {
         let bulkPool = NIOThreadPool(numberOfThreads: 1)
         bulkPool.start()
         let server = try await LoopbackServer.start(bulkPool: bulkPool)
-        let document = try await storedDocument(on: server, size: 64 << 10)
+        let document = try await storedDocument(on: server, size: documentSize)
         let held = DispatchSemaphore(value: 0)
         bulkPool.submit { _ in _ = held.wait(timeout: .now() + 120) }
         let asker = try await joinedRawPeer(server, as: PeerId("newcomer"), receiveWindow: 1 << 20)
         try await asker.sendBinaryFrame(RepoMessage.request(senderId: PeerId("newcomer"), targetId: server.server.peerId,
                                                             documentId: document, data: syncMessageFromNothing).encoded())
         try await expectHonestClientServed(server)
-        let isDocument: @Sendable ([[UInt8]]) -> Bool = { $0.contains { $0.count > 64 << 10 } }
-        let sentEarly = isDocument(try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(1), until: isDocument).messages)
-        #expect(!sentEarly, "a whole document was sent from a regular lane")
+        let isDocument: @Sendable ([[UInt8]]) -> Bool = { messages in
+            messages.contains { message in
+                guard case .sync(_, _, _, let data)? = try? RepoMessage(decoding: message) else { return false }
+                return data.count >= documentSize
+            }
+        }
+        let early = isDocument(try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(1), until: isDocument).messages)
         held.signal()
-        let sentLate = isDocument(try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(120), until: isDocument).messages)
-        #expect(sentEarly || sentLate, "the request is still answered")
+        var late = early
+        if !early {
+            late = isDocument(try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(120), until: isDocument).messages)
+        }
         await server.stop()
         try await bulkPool.shutdownGracefully()
+        return (early, late)
     }
 
     @Test("a new storage id on every join keeps at most the configured number of saved sync states per document")

@@ -141,15 +141,13 @@ actor RepoHub {
         case .sync(let sender, let target, let document, let data),
             .request(let sender, let target, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
-            if case .request = message {
-                let datastore = datastore
-                let weight = weight(of: connection, message: data)
-                let stored = try? await work(document, weight, for: connection) {
-                    try datastore.containsDocument(document.description)
-                }
-                guard stored == true else { return answerUnavailable(document, to: connection) }
+            guard case .request = message else { return await sync(document, data, from: connection) }
+            // A request is from a peer that holds nothing: its reply is the whole document.
+            let weight = weight(of: connection, message: data)
+            guard let size = await storedSize(of: document, weight, for: connection) else {
+                return answerUnavailable(document, to: connection)
             }
-            return await sync(document, data, from: connection)
+            return await sync(document, data, from: connection, weight: weight == .bulk ? .bulk : Self.weight(ofReply: size, configuration))
         case .ephemeral(let sender, let target, let count, let session, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             relayEphemeral(sender: sender, count: count, session: session, document: document, data: data,
@@ -203,10 +201,16 @@ actor RepoHub {
     /// Applies the peer's sync message (stored before anything is answered),
     /// answers it, and offers what changed to the document's other
     /// followers. The answer is charged to the connection's allowance.
-    private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection) async -> HubDisposition {
+    private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection,
+                      weight known: DocumentLanes.Work? = nil) async -> HubDisposition
+    {
         guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
         guard let syncPeer = connection.syncPeer, let peer = connection.peerId else { return .close }
-        let weight = weight(of: connection, message: data)
+        var weight = known ?? weight(of: connection, message: data)
+        if known == nil, weight == .regular, Self.holdsNothing(data) {
+            weight = await storedSize(of: document, .regular, for: connection).map { Self.weight(ofReply: $0, configuration) }
+                ?? .regular
+        }
         let outcome: DocumentSyncOutcome
         do {
             outcome = try await work(document, weight, for: connection) {
@@ -230,17 +234,37 @@ actor RepoHub {
     }
 
     /// Whether the document work for sync message `data` from `connection`
-    /// is bulk: a large message, a connection whose work has lately taken
-    /// more than its share of a core (see ``WorkMeter``), or a peer that
-    /// holds nothing of the document (no heads), whose reply is all of it:
-    /// a transfer, not an edit, whoever asks (a new connection has no
-    /// history for the meter to judge, and one that asks once and goes,
-    /// again and again, never would).
+    /// is bulk by what is known before the document is read: a large
+    /// message, or a connection whose work has lately taken more than its
+    /// share of a core (see ``WorkMeter``).
     private func weight(of connection: HubConnection, message data: [UInt8]) -> DocumentLanes.Work {
         guard data.count < configuration.bulkMessageSize,
               connection.work.rate(at: .now) <= configuration.bulkConnectionShare else { return .bulk }
-        let holdsNothing = (try? SyncMessage(decoding: data[...]))?.heads.isEmpty ?? false
-        return holdsNothing ? .bulk : .regular
+        return .regular
+    }
+
+    /// The weight of answering a peer that holds nothing of a document of
+    /// `storedSize` bytes: the reply is all of it, a transfer, not an edit,
+    /// whoever asks (a new connection has no history for the meter to
+    /// judge, and one that asks once and goes, again and again, never
+    /// would), unless the document is small: then it is as light as an
+    /// edit, and a new peer's first fetch of it does not wait behind
+    /// strangers' bulk work on other documents.
+    private static func weight(ofReply storedSize: Int, _ configuration: RepoServerConfiguration) -> DocumentLanes.Work {
+        storedSize < configuration.bulkMessageSize ? .regular : .bulk
+    }
+
+    /// Whether sync message `data` says its sender holds nothing (no heads).
+    private static func holdsNothing(_ data: [UInt8]) -> Bool {
+        (try? SyncMessage(decoding: data[...]))?.heads.isEmpty ?? false
+    }
+
+    /// The bytes stored for `document` (nil when it is not stored, or on a
+    /// storage error, which the sync that follows reports), read on its lane.
+    private func storedSize(of document: DocumentId, _ weight: DocumentLanes.Work, for connection: HubConnection) async -> Int? {
+        let datastore = datastore
+        let size = try? await work(document, weight, for: connection) { try datastore.storedByteCount(document.description) }
+        return size ?? nil
     }
 
     /// Runs `body` on `document`'s lane and charges the time it took to `connection`.

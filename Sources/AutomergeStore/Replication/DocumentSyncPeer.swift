@@ -68,7 +68,19 @@ public struct DocumentSyncOutcome: Sendable {
 extension Datastore {
     /// Whether a document `docId` is stored (deleted or not).
     public func containsDocument(_ docId: String) throws -> Bool {
-        try read { db in try DocumentRow.fetch(db, docId: docId) != nil }
+        try storedByteCount(docId) != nil
+    }
+
+    /// The bytes stored for document `docId` (its snapshot and the chunks
+    /// after it: about what a whole-document sync message carries), nil when
+    /// it is not stored. Reads two numbers of its row, not its view.
+    public func storedByteCount(_ docId: String) throws -> Int? {
+        try read { db in
+            try DatabaseError.namingCorruption(of: docId) {
+                let sql = "SELECT snapshotLength + chunkBytes FROM documents WHERE docId = ?"
+                return try Int64.fetchOne(try db.cachedStatement(sql: sql), arguments: [docId]).map { Int(clamping: $0) }
+            }
+        }
     }
 
     /// Stores `document` as the document `docId` as it is: its changes are
