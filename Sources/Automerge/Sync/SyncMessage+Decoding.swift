@@ -13,6 +13,16 @@ extension SyncMessage {
         try self.init(decoding: [UInt8](bytes)[...])
     }
 
+    /// The heads a message starts with, read without decoding the rest (its
+    /// bloom filters and changes): what a server needs to weigh a message
+    /// before it does the work. Nil when the message does not start as a
+    /// sync message does; decoding it whole says what is wrong.
+    public static func heads(peekingAt bytes: ArraySlice<UInt8>) -> [ChangeHash]? {
+        var reader = ByteReader(bytes)
+        guard let type = try? reader.readByte("message type"), Version(rawValue: type) != nil else { return nil }
+        return try? reader.readHashes("heads")
+    }
+
     /// Decodes a message from bytes.
     public init(decoding bytes: ArraySlice<UInt8>) throws(SyncMessageError) {
         do {

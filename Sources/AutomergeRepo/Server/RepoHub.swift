@@ -255,8 +255,10 @@ actor RepoHub {
     }
 
     /// Whether sync message `data` says its sender holds nothing (no heads).
+    /// Only its heads are read: the hub is every connection's way in, and
+    /// decoding a message's changes here held them all.
     private static func holdsNothing(_ data: [UInt8]) -> Bool {
-        (try? SyncMessage(decoding: data[...]))?.heads.isEmpty ?? false
+        SyncMessage.heads(peekingAt: data[...])?.isEmpty ?? false
     }
 
     /// The bytes stored for `document` (nil when it is not stored, or on a

@@ -25,6 +25,24 @@ struct SyncMessageTests {
         }
     }
 
+    @Test("a peek reads the heads of any message, whatever follows them, and nil before them")
+    func peekHeads() {
+        for version in [SyncMessage.Version.v1, .v2] {
+            let message = SyncMessage(version: version, heads: [hashA, hashB], need: [hashB],
+                                      have: [SyncHave(lastSync: [hashA], bloom: SyncBloomFilter(hashes: [hashA]))],
+                                      changes: [[UInt8](repeating: 7, count: 1000)])
+            let bytes = message.encoded()
+            #expect(SyncMessage.heads(peekingAt: bytes[...]) == [hashA, hashB])
+            // Cut after the heads: the rest is not read.
+            #expect(SyncMessage.heads(peekingAt: bytes.prefix(2 + 64)) == [hashA, hashB])
+        }
+        #expect(SyncMessage.heads(peekingAt: SyncMessage().encoded()[...]) == [])
+        #expect(SyncMessage.heads(peekingAt: [][...]) == nil)
+        #expect(SyncMessage.heads(peekingAt: [0x99, 0][...]) == nil, "not a sync message type")
+        #expect(SyncMessage.heads(peekingAt: [0x42, 2, 0xAA][...]) == nil, "two heads announced, one byte of them")
+        #expect(SyncMessage.heads(peekingAt: [0x42, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F][...]) == nil, "a huge count, refused before allocating")
+    }
+
     @Test("no trailer: the sender is an old (V1-only) peer")
     func noTrailer() throws {
         let decoded = try SyncMessage(decoding: [0x42, 0, 0, 0, 0][...])
