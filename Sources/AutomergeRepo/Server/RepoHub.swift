@@ -147,7 +147,8 @@ actor RepoHub {
             guard let size = await storedSize(of: document, weight, for: connection) else {
                 return answerUnavailable(document, to: connection)
             }
-            return await sync(document, data, from: connection, weight: weight == .bulk ? .bulk : Self.weight(ofReply: size, configuration))
+            let replyWeight = weight == .bulk ? .bulk : Self.weight(ofReply: size, configuration)
+            return await sync(document, data, from: connection, weight: replyWeight)
         case .ephemeral(let sender, let target, let count, let session, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             relayEphemeral(sender: sender, count: count, session: session, document: document, data: data,
@@ -261,8 +262,10 @@ actor RepoHub {
         SyncMessage.heads(peekingAt: data[...])?.isEmpty ?? false
     }
 
-    /// The bytes stored for `document` (nil when it is not stored, or on a
-    /// storage error, which the sync that follows reports), read on its lane.
+    /// The bytes stored for `document`, read on its lane: nil when it is not
+    /// stored or cannot be read (a request is then answered as for a
+    /// document the server lacks; a sync message goes on as regular work,
+    /// and its own storage error is reported).
     private func storedSize(of document: DocumentId, _ weight: DocumentLanes.Work, for connection: HubConnection) async -> Int? {
         let datastore = datastore
         let size = try? await work(document, weight, for: connection) { try datastore.storedByteCount(document.description) }
