@@ -141,14 +141,11 @@ actor RepoHub {
         case .sync(let sender, let target, let document, let data),
             .request(let sender, let target, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
-            guard case .request = message else { return await sync(document, data, from: connection) }
-            // A request is from a peer that holds nothing: its reply is the whole document.
-            let weight = weight(of: connection, message: data)
-            guard let size = await storedSize(of: document, weight, for: connection) else {
+            let isRequest = if case .request = message { true } else { false }
+            guard let weight = await weigh(data, for: document, from: connection, isRequest: isRequest) else {
                 return answerUnavailable(document, to: connection)
             }
-            let replyWeight = weight == .bulk ? .bulk : Self.weight(ofReply: size, configuration)
-            return await sync(document, data, from: connection, weight: replyWeight)
+            return await sync(document, data, from: connection, weight: weight)
         case .ephemeral(let sender, let target, let count, let session, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             relayEphemeral(sender: sender, count: count, session: session, document: document, data: data,
@@ -203,15 +200,10 @@ actor RepoHub {
     /// answers it, and offers what changed to the document's other
     /// followers. The answer is charged to the connection's allowance.
     private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection,
-                      weight known: DocumentLanes.Work? = nil) async -> HubDisposition
+                      weight: DocumentLanes.Work) async -> HubDisposition
     {
         guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
         guard let syncPeer = connection.syncPeer, let peer = connection.peerId else { return .close }
-        var weight = known ?? weight(of: connection, message: data)
-        if known == nil, weight == .regular, Self.holdsNothing(data) {
-            weight = await storedSize(of: document, .regular, for: connection).map { Self.weight(ofReply: $0, configuration) }
-                ?? .regular
-        }
         let outcome: DocumentSyncOutcome
         do {
             outcome = try await work(document, weight, for: connection) {
@@ -244,6 +236,19 @@ actor RepoHub {
         return .regular
     }
 
+    /// The weight of the document work for sync message `data` (a request
+    /// when `isRequest`); nil for a request of a document not stored. A
+    /// request, or a message with no heads, is from a peer that holds
+    /// nothing: its reply is the whole document, weighed by its stored size.
+    private func weigh(_ data: [UInt8], for document: DocumentId, from connection: HubConnection, isRequest: Bool) async
+        -> DocumentLanes.Work?
+    {
+        let weight = weight(of: connection, message: data)
+        guard isRequest || (weight == .regular && Self.holdsNothing(data)) else { return weight }
+        guard let size = await storedSize(of: document, weight, for: connection) else { return isRequest ? nil : .regular }
+        return weight == .bulk ? .bulk : Self.weight(ofReply: size, configuration)
+    }
+
     /// The weight of answering a peer that holds nothing of a document of
     /// `storedSize` bytes: the reply is all of it, a transfer, not an edit,
     /// whoever asks (a new connection has no history for the meter to
@@ -263,9 +268,8 @@ actor RepoHub {
     }
 
     /// The bytes stored for `document`, read on its lane: nil when it is not
-    /// stored or cannot be read (a request is then answered as for a
-    /// document the server lacks; a sync message goes on as regular work,
-    /// and its own storage error is reported).
+    /// stored or cannot be read (a storage error is reported by the sync
+    /// that follows, or a request answered as for a document the server lacks).
     private func storedSize(of document: DocumentId, _ weight: DocumentLanes.Work, for connection: HubConnection) async -> Int? {
         let datastore = datastore
         let size = try? await work(document, weight, for: connection) { try datastore.storedByteCount(document.description) }

@@ -30,7 +30,7 @@ struct PreparedWrite {
         view = try StoredView(of: document)
         body = try view.stored
         conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
-        attachments = try conflicted ? StoredLayout.everyAttachment(of: document) : Set(view.attachments.values)
+        attachments = try Self.attachments(of: document, view: view, conflicted: conflicted)
         bytes = try document.encodeChangesSince(heads: [])
         isSnapshot = true
     }
@@ -45,8 +45,15 @@ struct PreparedWrite {
         view = try StoredView(of: document)
         body = try view.stored
         conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
-        attachments = try conflicted ? StoredLayout.everyAttachment(of: document) : Set(view.attachments.values)
+        attachments = try Self.attachments(of: document, view: view, conflicted: conflicted)
         isSnapshot = Datastore.compacts(row, adding: chunk.count)
         bytes = isSnapshot ? document.save() : chunk
+    }
+
+    /// ``attachments``: with no conflict anywhere, the view's are all there are.
+    private static func attachments(of document: Document, view: StoredView, conflicted: Bool) throws
+        -> Set<AttachmentMetadata>
+    {
+        try conflicted ? StoredLayout.everyAttachment(of: document) : Set(view.attachments.values)
     }
 }
