@@ -1,3 +1,4 @@
+import Automerge
 @testable import AutomergeRepo
 import AutomergeTestSupport
 import Dispatch
@@ -129,6 +130,23 @@ struct DocumentLanesTests {
         let lanes = DocumentLanes(pool: pool)
         #expect(try await lanes.run(DocumentId.random(), .bulk) { 42 } == 42)
         try await pool.shutdownGracefully()
+    }
+
+    @Test("bulk jobs run under the host's execution policy for bulk work, regular jobs under the process's")
+    func bulkExecutionPolicy() async throws {
+        let forBulk = ExecutionPolicy(usesOtherThreads: false, releasesInBackground: true, trimsHeapAfterLoads: false)
+        let regularPool = NIOThreadPool(numberOfThreads: 1), bulkPool = NIOThreadPool(numberOfThreads: 1)
+        regularPool.start()
+        bulkPool.start()
+        for lanes in [DocumentLanes(pool: regularPool, bulkPool: bulkPool, bulkPolicy: forBulk),
+                      DocumentLanes(pool: regularPool, bulkPolicy: forBulk)]
+        {
+            let document = DocumentId.random()
+            #expect(try await lanes.run(document, .bulk) { ExecutionPolicy.current } == forBulk)
+            #expect(try await lanes.run(document, .regular) { ExecutionPolicy.current } == ExecutionPolicy.processDefault)
+        }
+        try await regularPool.shutdownGracefully()
+        try await bulkPool.shutdownGracefully()
     }
 
     private func withPools(regular: Int, bulk: Int, _ body: (DocumentLanes) async throws -> Void) async throws {

@@ -107,6 +107,31 @@ struct ServerDocumentLoadTests {
         await server.stop()
     }
 
+    @Test("a peer asking for the same whole document again and again gets it once an interval, whatever its reply allowance")
+    func wholeDocumentOnceAnInterval() async throws {
+        // The default reply allowance (128 MiB at once) would let every one of these go at once.
+        let server = try await LoopbackServer.start(RepoServerConfiguration(wholeDocumentInterval: .milliseconds(500)))
+        let document = try await storedDocument(on: server, size: 64 << 10)
+        let asker = try await joinedRawPeer(server, as: PeerId("asker"), receiveWindow: 1 << 20)
+        let start = ContinuousClock.now
+        let requests = 6
+        try await asker.sendBinaryFrames((0..<requests).map { _ in
+            RepoMessage.sync(senderId: PeerId("asker"), targetId: server.server.peerId, documentId: document,
+                             data: syncMessageFromNothing).encoded()
+        })
+        let reading = Task {
+            try await asker.readSlowly(bytesPerSecond: 64 << 20, timeout: .seconds(60)) { messages in
+                messages.filter { $0.count > 64 << 10 }.count >= requests
+            }
+        }
+        try await expectHonestClientServed(server)
+        let (messages, _) = try await reading.value
+        #expect(messages.filter { $0.count > 64 << 10 }.count == requests, "every request is still answered")
+        // The first two at once, then one each half second.
+        #expect(ContinuousClock.now - start >= .seconds(2), "the replies came in \(ContinuousClock.now - start)")
+        await server.stop()
+    }
+
     @Test("a peer whose messages keep the documents busy has its next work run as bulk work, apart from others' edits")
     func busyPeerBecomesBulk() async throws {
         let bulkPool = NIOThreadPool(numberOfThreads: 1)

@@ -78,11 +78,11 @@ extension Deflate {
         }
 
         /// Deflates everything submitted: on several threads from
-        /// ``concurrencyThreshold`` bytes (or as `concurrently`, for tests),
-        /// on the caller's alone below it.
+        /// ``concurrencyThreshold`` bytes when the ``ExecutionPolicy`` allows
+        /// (or as `concurrently`, for tests), on the caller's alone otherwise.
         func drain(concurrently: Bool? = nil) {
             let (pieceCount, bytes) = lock.withLock { (pieces.count, inputs.reduce(0) { $0 + $1.bytes.count }) }
-            if concurrently ?? (pieceCount > 1 && bytes >= concurrencyThreshold) {
+            if concurrently ?? (pieceCount > 1 && bytes >= concurrencyThreshold && ExecutionPolicy.current.usesOtherThreads) {
                 // Every iteration works through the queue: as many run at
                 // once as Dispatch has cores for, and later ones find it empty.
                 DispatchQueue.concurrentPerform(iterations: pieceCount) { _ in work() }

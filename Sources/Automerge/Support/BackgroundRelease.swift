@@ -14,10 +14,10 @@ enum BackgroundRelease {
     static let threshold = 1_000
 
     /// Releases `value`, which holds `count` elements, on a worker if
-    /// `count` reaches ``threshold``, else here. The caller must hold no
+    /// `count` reaches ``threshold`` and the ``ExecutionPolicy`` allows, else here. The caller must hold no
     /// other reference to it, or the worker frees nothing.
     static func release<Value: Sendable>(_ value: consuming Value, count: Int) {
-        guard count >= threshold else { return }
+        guard count >= threshold, ExecutionPolicy.current.releasesInBackground else { return }
         let box = Box(value)
         DispatchQueue.global(qos: .utility).async { box.drop() }
     }

@@ -13,6 +13,8 @@ import Darwin
 ///
 /// For work that only reads the same immutable input: the caller blocks
 /// until both are done, so the API stays synchronous and nothing escapes.
+/// Where ``ExecutionPolicy/current`` uses no other threads, both run on
+/// the calling thread, `first` then `second`.
 enum Concurrently {
     /// Runs `first` and `second` at once and returns both results. `first`
     /// always runs on the calling thread; `second` on a Dispatch worker, or,
@@ -34,6 +36,7 @@ enum Concurrently {
     /// calling thread runs, under load none: `first` then ran on a worker
     /// in up to half the calls.)
     static func run<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
+        guard ExecutionPolicy.current.usesOtherThreads else { return inTurn(first, second) }
         let results = Results<A, B>()
         withoutActuallyEscaping(second) { second in
             let handoff = Handoff { results.second = second() }
@@ -87,8 +90,8 @@ enum Concurrently {
     }
 
     /// Runs `first` on the calling thread and `second` on a thread of its
-    /// own, and returns both results (both on the calling thread if no
-    /// thread can be started).
+    /// own, and returns both results (both on the calling thread, `first`
+    /// then `second`, if no thread can be started).
     ///
     /// For work nested in ``run(_:_:)``: Dispatch lends about as many
     /// workers as there are cores, and one already runs the outer `second`,
@@ -97,6 +100,7 @@ enum Concurrently {
     /// second level of parallel work needs a thread that Dispatch does not
     /// count.
     static func runOnNewThread<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
+        guard ExecutionPolicy.current.usesOtherThreads else { return inTurn(first, second) }
         let results = Results<A, B>()
         withoutActuallyEscaping(second) { second in
             let work = ThreadWork { results.second = second() }
@@ -114,11 +118,9 @@ enum Concurrently {
                 #endif
                 return nil
             }, context) == 0
-            if !started {
-                Unmanaged<ThreadWork>.fromOpaque(context).release()
-                work.body()
-            }
+            if !started { Unmanaged<ThreadWork>.fromOpaque(context).release() }
             results.first = first()
+            if !started { work.body() }
             #if canImport(Darwin)
             if started, let thread { pthread_join(thread, nil) }
             #else
@@ -129,6 +131,12 @@ enum Concurrently {
             preconditionFailure("a piece of work did not run")
         }
         return (first, second)
+    }
+
+    /// `first`, then `second`, on the calling thread.
+    private static func inTurn<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
+        let a = first()
+        return (a, second())
     }
 
     /// The work a thread of its own runs (its result goes to a ``Results``

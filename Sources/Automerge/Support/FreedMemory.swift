@@ -22,10 +22,11 @@ enum FreedMemory {
     static let loadThreshold = 64 * 1024
 
     /// Returns the heap's free pages to the system if `inputBytes` (the
-    /// size of what was loaded) is at least ``loadThreshold``.
+    /// size of what was loaded) is at least ``loadThreshold`` and the
+    /// ``ExecutionPolicy`` trims.
     static func returnToSystem(afterLoading inputBytes: Int) {
         #if canImport(Glibc)
-        if inputBytes >= loadThreshold { _ = malloc_trim(0) }
+        if inputBytes >= loadThreshold, ExecutionPolicy.current.trimsHeapAfterLoads { _ = malloc_trim(0) }
         #endif
     }
 }

@@ -1,3 +1,4 @@
+import Automerge
 import AutomergeRepoProtocol
 import DequeModule
 import NIOConcurrencyHelpers
@@ -11,7 +12,9 @@ import NIOPosix
 ///
 /// Bulk jobs (a large message's apply) run on a second pool when the host
 /// gives one, typically fewer threads at a lower priority: a peer's
-/// megabytes then cannot hold every thread small edits are waiting for. A
+/// megabytes then cannot hold every thread small edits are waiting for.
+/// Bulk jobs run under the host's ``ExecutionPolicy`` for them, so that
+/// none of their work leaves the pool for a thread of normal priority. A
 /// document's lane moves between the pools as its jobs require, still one
 /// job at a time. A regular job waiting on a lane goes before the bulk
 /// jobs waiting there (a small edit does not wait for a stranger's
@@ -47,6 +50,7 @@ final class DocumentLanes: Sendable {
 
     private let pool: NIOThreadPool
     private let bulkPool: NIOThreadPool?
+    private let bulkPolicy: ExecutionPolicy
     /// The jobs waiting, per document whose lane is running, and whether the lanes have stopped.
     private let state = NIOLockedValueBox(State())
 
@@ -59,9 +63,10 @@ final class DocumentLanes: Sendable {
     /// Whether a shutdown has begun.
     var isDraining: Bool { state.withLockedValue(\.isDraining) }
 
-    init(pool: NIOThreadPool, bulkPool: NIOThreadPool? = nil) {
+    init(pool: NIOThreadPool, bulkPool: NIOThreadPool? = nil, bulkPolicy: ExecutionPolicy = .singleThreaded) {
         self.pool = pool
         self.bulkPool = bulkPool
+        self.bulkPolicy = bulkPolicy
     }
 
     /// Runs `work` on `document`'s lane, after the work asked for it before.
@@ -127,7 +132,7 @@ final class DocumentLanes: Sendable {
     /// apart from every lane: work that no peer waits for. It runs even
     /// once the lanes have stopped.
     func runInBackground(_ work: @escaping @Sendable () -> Void) {
-        (bulkPool ?? pool).submit { _ in work() }
+        (bulkPool ?? pool).submit { [bulkPolicy] _ in ExecutionPolicy.withPolicy(bulkPolicy, operation: work) }
     }
 
     /// How many jobs wait behind the running one on `document`'s lane.
@@ -152,7 +157,13 @@ final class DocumentLanes: Sendable {
         while let job = next {
             guard !active || pool(for: job) === current else { return start(document, from: job) }
             let runs = active && !state.withLockedValue(\.isStopped)
-            if runs { job.run() } else { job.cancel() }
+            if !runs {
+                job.cancel()
+            } else if job.work == .bulk {
+                ExecutionPolicy.withPolicy(bulkPolicy, operation: job.run)
+            } else {
+                job.run()
+            }
             next = state.withLockedValue { state -> Job? in
                 guard let job = state.waiting[document]?.popFirst() else {
                     state.waiting[document] = nil

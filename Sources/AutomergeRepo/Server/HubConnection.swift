@@ -1,3 +1,4 @@
+import AutomergeRepoProtocol
 import AutomergeStore
 import NIOCore
 
@@ -24,6 +25,10 @@ final class HubConnection {
     /// How much document work the peer's messages have cost lately.
     var work = WorkMeter()
 
+    /// When each document's last whole-document reply was sent, or is
+    /// allowed to be, counting the wait its connection was given.
+    private var wholeReplies: [DocumentId: ContinuousClock.Instant] = [:]
+
     /// The highest ephemeral `count` relayed per session of this peer.
     private var ephemeralCounts: [String: UInt64] = [:]
 
@@ -46,6 +51,20 @@ final class HubConnection {
         if ephemeralCounts[session] == nil, ephemeralCounts.count >= 16 { ephemeralCounts.removeAll() }
         ephemeralCounts[session] = count
         return true
+    }
+
+    /// Records a whole-document reply of `document` sent at `now`, and
+    /// returns how long the connection's next message waits: the rest of
+    /// `interval` since the previous one, so that such replies go at most
+    /// one an interval.
+    func wholeReplySent(of document: DocumentId, at now: ContinuousClock.Instant, interval: Duration) -> Duration {
+        guard let previous = wholeReplies[document], now - previous < interval else {
+            wholeReplies[document] = now
+            return .zero
+        }
+        let wait = interval - (now - previous)
+        wholeReplies[document] = now + wait
+        return wait
     }
 
     /// Queues `message`; false when the connection is closing or its outbox overflowed.

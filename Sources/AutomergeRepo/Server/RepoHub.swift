@@ -142,10 +142,13 @@ actor RepoHub {
             .request(let sender, let target, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             let isRequest = if case .request = message { true } else { false }
-            guard let weight = await weigh(data, for: document, from: connection, isRequest: isRequest) else {
+            let holdsNothing = isRequest || Self.holdsNothing(data)
+            guard let weight = await weigh(data, for: document, from: connection, isRequest: isRequest,
+                                           holdsNothing: holdsNothing)
+            else {
                 return answerUnavailable(document, to: connection)
             }
-            return await sync(document, data, from: connection, weight: weight)
+            return await sync(document, data, from: connection, weight: weight, holdsNothing: holdsNothing)
         case .ephemeral(let sender, let target, let count, let session, let document, let data):
             guard isAddressedToUs(sender, target, connection) else { return .keepReading }
             relayEphemeral(sender: sender, count: count, session: session, document: document, data: data,
@@ -198,9 +201,11 @@ actor RepoHub {
 
     /// Applies the peer's sync message (stored before anything is answered),
     /// answers it, and offers what changed to the document's other
-    /// followers. The answer is charged to the connection's allowance.
+    /// followers. The answer is charged to the connection's allowance, and,
+    /// when the peer `holdsNothing` (the answer is the whole document), to
+    /// its whole-document interval.
     private func sync(_ document: DocumentId, _ data: [UInt8], from connection: HubConnection,
-                      weight: DocumentLanes.Work) async -> HubDisposition
+                      weight: DocumentLanes.Work, holdsNothing: Bool) async -> HubDisposition
     {
         guard subscribe(connection, to: document) else { return tooManyDocuments(connection) }
         guard let syncPeer = connection.syncPeer, let peer = connection.peerId else { return .close }
@@ -221,6 +226,10 @@ actor RepoHub {
         if let reply = outcome.reply {
             connection.send(.sync(senderId: peerId, targetId: peer, documentId: document, data: Array(reply)))
             pause = connection.replies.charge(reply.count, at: .now)
+            if holdsNothing {
+                pause = max(pause, connection.wholeReplySent(of: document, at: .now,
+                                                             interval: configuration.wholeDocumentInterval))
+            }
         }
         if outcome.changed { await offer(document, from: connection, weight) }
         return pause > .zero ? .pause(pause) : .keepReading
@@ -238,13 +247,13 @@ actor RepoHub {
 
     /// The weight of the document work for sync message `data` (a request
     /// when `isRequest`); nil for a request of a document not stored. A
-    /// request, or a message with no heads, is from a peer that holds
-    /// nothing: its reply is the whole document, weighed by its stored size.
-    private func weigh(_ data: [UInt8], for document: DocumentId, from connection: HubConnection, isRequest: Bool) async
-        -> DocumentLanes.Work?
+    /// request, or a message with no heads, is from a peer that
+    /// `holdsNothing`: its reply is the whole document, weighed by its stored size.
+    private func weigh(_ data: [UInt8], for document: DocumentId, from connection: HubConnection, isRequest: Bool,
+                       holdsNothing: Bool) async -> DocumentLanes.Work?
     {
         let weight = weight(of: connection, message: data)
-        guard isRequest || (weight == .regular && Self.holdsNothing(data)) else { return weight }
+        guard isRequest || (weight == .regular && holdsNothing) else { return weight }
         guard let size = await storedSize(of: document, weight, for: connection) else { return isRequest ? nil : .regular }
         return weight == .bulk ? .bulk : Self.weight(ofReply: size, configuration)
     }

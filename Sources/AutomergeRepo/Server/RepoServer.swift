@@ -65,7 +65,8 @@ public final class RepoServer: Service, Sendable {
         inboundBudget = MemoryBudget(limit: configuration.maximumInboundBytes)
         outboundBudget = MemoryBudget(limit: configuration.maximumOutboundBytes)
         hub = RepoHub(datastore: datastore, configuration: configuration, registry: registry,
-                      lanes: DocumentLanes(pool: threadPool, bulkPool: bulkThreadPool), logger: logger)
+                      lanes: DocumentLanes(pool: threadPool, bulkPool: bulkThreadPool,
+                                           bulkPolicy: configuration.bulkExecutionPolicy), logger: logger)
         datastore.documentCacheByteLimit = configuration.documentCacheBytes
         // The log's checkpoints on the bulk pool: not on an edit's way to its reply.
         datastore.checkpointRunner = { [lanes = hub.lanes] checkpoint in lanes.runInBackground(checkpoint) }

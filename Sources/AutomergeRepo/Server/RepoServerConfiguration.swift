@@ -1,3 +1,4 @@
+import Automerge
 import AutomergeStore
 
 /// How a ``RepoServer`` listens and what it allows each connection, and
@@ -114,6 +115,20 @@ public struct RepoServerConfiguration: Sendable {
     /// whole document again and again) then competes with the other bulk
     /// work, not with everyone's edits.
     public var bulkConnectionShare: Double
+    /// The shortest time between two whole-document replies of one document
+    /// on one connection (answers to a peer that says it holds nothing of
+    /// it): after a second one within it, the connection's next message
+    /// waits out the rest. A peer fetches a document whole once; one that
+    /// asks again and again (each answer costs the server a whole encoding
+    /// and send, the question a few bytes) is held to one a period,
+    /// whatever its reply allowance still holds.
+    public var wholeDocumentInterval: Duration
+    /// The ``ExecutionPolicy`` bulk work runs under. By default
+    /// ``ExecutionPolicy/singleThreaded``: bulk work then runs on its own
+    /// thread only, so the bulk pool's size and priority bound it (a large
+    /// load or save would otherwise hand half of its work to a Dispatch
+    /// worker, at normal priority, beside everyone's edits).
+    public var bulkExecutionPolicy: ExecutionPolicy
 
     /// A configuration with the defaults above: 32 MiB messages and queues,
     /// 100,000 documents per connection, a ping every 5 seconds, 4096
@@ -123,10 +138,12 @@ public struct RepoServerConfiguration: Sendable {
     /// messages of 256 KiB, dropped behind 1 MiB of backlog or past 1 MiB a
     /// second from one connection (4 MiB at once); a connection's bytes read
     /// at 4 MiB a second past a burst of 16 MiB; replies at 16
-    /// MiB a second past a burst of 128 MiB; the default `HeldChangeLimits`;
+    /// MiB a second past a burst of 128 MiB, and one whole document a
+    /// second of each document; the default `HeldChangeLimits`;
     /// 1,000 saved sync states per document; 5 seconds of grace at shutdown;
     /// messages of 256 KiB and over are bulk work, and so is the work of a
-    /// connection that has taken more than 5% of a core lately.
+    /// connection that has taken more than 5% of a core lately, and runs on
+    /// one thread at a time (``ExecutionPolicy/singleThreaded``).
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
                 keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, documentCacheBytes: Int = 1 << 30,
@@ -137,9 +154,11 @@ public struct RepoServerConfiguration: Sendable {
                 maximumOutboundBytes: Int = 512 << 20, maximumEphemeralMessageSize: Int = 256 << 10,
                 maximumEphemeralBacklog: Int = 1 << 20, ephemeralBytesPerSecond: Int = 1 << 20,
                 ephemeralBurstBytes: Int = 4 << 20, replyBytesPerSecond: Int = 16 << 20,
-                replyBurstBytes: Int = 128 << 20, heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
+                replyBurstBytes: Int = 128 << 20, wholeDocumentInterval: Duration = .seconds(1),
+                heldChangeLimits: HeldChangeLimits = HeldChangeLimits(),
                 maximumSyncStatesPerDocument: Int = 1_000, shutdownGracePeriod: Duration = .seconds(5),
-                bulkMessageSize: Int = 256 << 10, bulkConnectionShare: Double = 0.05)
+                bulkMessageSize: Int = 256 << 10, bulkConnectionShare: Double = 0.05,
+                bulkExecutionPolicy: ExecutionPolicy = .singleThreaded)
     {
         self.host = host
         self.port = port
@@ -170,5 +189,7 @@ public struct RepoServerConfiguration: Sendable {
         self.shutdownGracePeriod = shutdownGracePeriod
         self.bulkMessageSize = bulkMessageSize
         self.bulkConnectionShare = bulkConnectionShare
+        self.bulkExecutionPolicy = bulkExecutionPolicy
+        self.wholeDocumentInterval = wholeDocumentInterval
     }
 }
