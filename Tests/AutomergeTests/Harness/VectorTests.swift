@@ -128,9 +128,12 @@ extension Harness {
             #expect(checked.contains("either/change-duplicate-column") && checked.count > 1, "\(checked)")
         }
 
-        @Test("this implementation passes every vector in process")
-        func builtInPasses() throws {
-            let results = try ConformanceRunner.runVectors(in: Self.directory, against: .builtIn)
+        @Test("this implementation passes every vector in process, under either execution policy",
+              arguments: [ExecutionPolicy.parallel, .singleThreaded])
+        func builtInPasses(policy: ExecutionPolicy) throws {
+            let results = try ExecutionPolicy.withPolicy(policy) {
+                try ConformanceRunner.runVectors(in: Self.directory, against: .builtIn)
+            }
             let failures = results.filter { !$0.passed }
             #expect(failures.isEmpty, "\(failures.prefix(3).map { "\($0.name): \($0.failure!)" })")
         }
