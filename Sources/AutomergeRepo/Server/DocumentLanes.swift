@@ -13,7 +13,7 @@ import NIOPosix
 /// Bulk jobs (a large message's apply) run on a second pool when the host
 /// gives one, typically fewer threads at a lower priority: a peer's
 /// megabytes then cannot hold every thread small edits are waiting for.
-/// Bulk jobs run under the host's ``ExecutionPolicy`` for them, so that
+/// Bulk jobs run under the host's `ExecutionPolicy` for them, so that
 /// none of their work leaves the pool for a thread of normal priority. A
 /// document's lane moves between the pools as its jobs require, still one
 /// job at a time. A regular job waiting on a lane goes before the bulk

@@ -123,8 +123,8 @@ public struct RepoServerConfiguration: Sendable {
     /// and send, the question a few bytes) is held to one a period,
     /// whatever its reply allowance still holds.
     public var wholeDocumentInterval: Duration
-    /// The ``ExecutionPolicy`` bulk work runs under. By default
-    /// ``ExecutionPolicy/singleThreaded``: bulk work then runs on its own
+    /// The `ExecutionPolicy` bulk work runs under. By default
+    /// `ExecutionPolicy.singleThreaded`: bulk work then runs on its own
     /// thread only, so the bulk pool's size and priority bound it (a large
     /// load or save would otherwise hand half of its work to a Dispatch
     /// worker, at normal priority, beside everyone's edits).
@@ -143,7 +143,7 @@ public struct RepoServerConfiguration: Sendable {
     /// 1,000 saved sync states per document; 5 seconds of grace at shutdown;
     /// messages of 256 KiB and over are bulk work, and so is the work of a
     /// connection that has taken more than 5% of a core lately, and runs on
-    /// one thread at a time (``ExecutionPolicy/singleThreaded``).
+    /// one thread at a time (`ExecutionPolicy.singleThreaded`).
     public init(host: String = "127.0.0.1", port: Int = 3030, maximumMessageSize: Int = 32 << 20,
                 maximumQueuedBytes: Int = 32 << 20, maximumDocumentsPerConnection: Int = 100_000,
                 keepAliveInterval: Duration = .seconds(5), backlog: Int = 4096, documentCacheBytes: Int = 1 << 30,
