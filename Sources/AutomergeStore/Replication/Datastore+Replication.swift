@@ -143,13 +143,12 @@ extension Datastore {
             let before = document.heads()
             try receive(message, into: document, state: state, docId: docId, states: states)
             if document.heads() != before {
-                let prepared = try row.map { try PreparedWrite(updating: $0, to: document, since: before) }
-                    ?? PreparedWrite(inserting: document)
-                let saved = try row.map { try update($0, prepared, db) } ?? insert(docId, prepared, db)
+                let saved = try row.map { try update($0, document: document, since: before, db) }
+                    ?? insert(docId, document: document, db)
                 cache.store(document, for: docId, at: saved.revId!)
                 outcome.written = DocumentChange(docId: docId, revId: saved.revId!, sequence: saved.sequence,
                                                  kind: Self.kind(deleted: saved.deleted, first: row == nil))
-                named = Self.digests(of: prepared.attachments)
+                named = try attachmentDigests(of: document)
                 outcome.missingBlobs = named!.filter { !holdsBlob($0) }
                 current = (saved.revId!, saved.sequence)
             }
@@ -204,12 +203,7 @@ extension Datastore {
     }
 
     private func attachmentDigests(of document: Document) throws -> [AttachmentDigest] {
-        Self.digests(of: try StoredLayout.everyAttachment(of: document))
-    }
-
-    /// The digests of `attachments`, each once, in digest order.
-    private static func digests(of attachments: Set<AttachmentMetadata>) -> [AttachmentDigest] {
-        Set(attachments.map { AttachmentDigest(digest: $0.digest, length: $0.length) })
+        try Set(StoredLayout.everyAttachment(of: document).map { AttachmentDigest(digest: $0.digest, length: $0.length) })
             .sorted { ExactString($0.digest) < ExactString($1.digest) }
     }
 
