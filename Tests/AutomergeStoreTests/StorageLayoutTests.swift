@@ -1,3 +1,4 @@
+import Automerge
 import Foundation
 import GRDB
 import Testing
@@ -154,5 +155,32 @@ struct StorageLayoutTests {
             #expect(storeError { _ = try datastore.getRevisionHistory(current) } != nil)
             #expect(try datastore.getDocumentWithId("other").body == ["n": 0])
         }
+    }
+
+    @Test("a revision id is its generation and the first 16 bytes of the SHA-256 of its sorted heads end to end, as revisions.heads stores them")
+    func revisionIdsFromHeads() throws {
+        let hex = ["a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf",
+                   "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+                   String(repeating: "ff", count: 31) + "00"]
+        let heads = Set(hex.map { ChangeHash(hexString: $0)! })
+        // Computed apart from this code base (Python's hashlib over the sorted bytes).
+        #expect(RevisionId.make(heads: heads, generation: 3) == "3-bb9c25a915f2610a3d04488f768c2115")
+        #expect(ChangeHash.encode(heads) == Data(hex.sorted().flatMap { ChangeHash(hexString: $0)!.bytes }))
+        #expect(ChangeHash.decode(ChangeHash.encode(heads)) == heads)
+
+        let datastore = try TemporaryStore().datastore()
+        let base = Document()
+        try base.put(obj: .ROOT, key: "n", value: .Int(0))
+        let fork = base.fork()
+        try base.put(obj: .ROOT, key: "n", value: .Int(1))
+        try fork.put(obj: .ROOT, key: "n", value: .Int(2))
+        try base.merge(other: fork)
+        try datastore.storeAutomergeDocument(base, docId: "forked")
+        let (revId, stored) = try datastore.database.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT revId, heads FROM revisions WHERE docId = ?", arguments: ["forked"])!
+            return (row["revId"] as String, row["heads"] as Data)
+        }
+        #expect(stored == Data(base.heads().sorted().flatMap(\.bytes)))
+        #expect(revId == RevisionId.make(heads: base.heads(), generation: 3))
     }
 }

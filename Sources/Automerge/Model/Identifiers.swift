@@ -101,8 +101,9 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
         return out
     }
 
-    /// Appends the 32 raw bytes to `out`.
-    func append(to out: inout [UInt8]) {
+    /// Appends the 32 raw bytes to `out` (for stores that write many hashes end to end).
+    @_spi(Storage)
+    public func append(to out: inout [UInt8]) {
         withUnsafeBytes(of: (w0.bigEndian, w1.bigEndian, w2.bigEndian, w3.bigEndian)) { out.append(contentsOf: $0) }
     }
 

@@ -9,9 +9,12 @@ import Foundation
 /// changes reached them.
 enum RevisionId {
     static func make(heads: Set<ChangeHash>, generation: Int) -> String {
-        var hasher = SHA256()
-        for head in heads.sorted() { hasher.update(data: head.bytes) }
-        return "\(generation)-" + hasher.finalize().prefix(16).hexString
+        make(encodedHeads: ChangeHash.encode(heads), generation: generation)
+    }
+
+    /// The id of the revision whose heads, as `revisions.heads` stores them, are `encodedHeads`.
+    static func make(encodedHeads: Data, generation: Int) -> String {
+        "\(generation)-" + SHA256.hash(data: encodedHeads).prefix(16).hexString
     }
 
     /// The generation of a well-formed id.

@@ -25,7 +25,7 @@ extension Datastore {
     func insert(_ docId: String, _ prepared: PreparedWrite, _ db: GRDB.Database) throws -> DocumentRevision {
         let view = prepared.view
         let sequence = try addRevision(docId: docId, revId: prepared.revId, generation: prepared.generation,
-                                       deleted: view.deleted, heads: prepared.heads, bytes: prepared.bytes, previous: nil, db)
+                                       deleted: view.deleted, heads: prepared.encodedHeads, bytes: prepared.bytes, previous: nil, db)
         try db.cachedStatement(sql: """
             INSERT INTO documents (docId, revId, generation, deleted, conflicted, sequence,
                                    snapshotGeneration, snapshotLength, chunkBytes, body)
@@ -53,7 +53,7 @@ extension Datastore {
             }
         }
         let sequence = try addRevision(docId: row.docId, revId: prepared.revId, generation: prepared.generation,
-                                       deleted: view.deleted, heads: prepared.heads, bytes: prepared.bytes,
+                                       deleted: view.deleted, heads: prepared.encodedHeads, bytes: prepared.bytes,
                                        previous: row.sequence, db)
         if prepared.isSnapshot {
             try db.cachedStatement(sql: """
@@ -98,12 +98,12 @@ extension Datastore {
     /// Adds the write's revision row, after the document's revision at
     /// sequence `previous` (nil for its first). Returns its sequence: one
     /// more than the last (see ``StoreSchema``).
-    private func addRevision(docId: String, revId: String, generation: Int64, deleted: Bool, heads: Set<ChangeHash>,
+    private func addRevision(docId: String, revId: String, generation: Int64, deleted: Bool, heads: Data,
                              bytes: Data, previous: Int64?, _ db: GRDB.Database) throws -> Int64
     {
         try db.cachedStatement(sql: """
             INSERT INTO revisions (docId, generation, revId, deleted, heads, bytes, previous) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [docId, generation, revId, deleted, ChangeHash.encode(heads), bytes, previous])
+            """).execute(arguments: [docId, generation, revId, deleted, heads, bytes, previous])
         return db.lastInsertedRowID
     }
 

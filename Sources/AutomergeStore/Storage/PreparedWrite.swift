@@ -7,6 +7,9 @@ import Foundation
 /// large document takes time that SQLite's one writer should not wait for.
 struct PreparedWrite {
     let heads: Set<ChangeHash>
+    /// `heads` as `revisions.heads` stores them (sorting and copying tens
+    /// of thousands of heads takes milliseconds the writer should not hold).
+    let encodedHeads: Data
     let generation: Int64
     let revId: String
     let view: StoredView
@@ -25,8 +28,9 @@ struct PreparedWrite {
     /// A new document's first revision: its changes, as change chunks.
     init(inserting document: Document) throws {
         heads = document.heads()
+        encodedHeads = ChangeHash.encode(heads)
         generation = Int64(document.changeCount)
-        revId = RevisionId.make(heads: heads, generation: Int(generation))
+        revId = RevisionId.make(encodedHeads: encodedHeads, generation: Int(generation))
         view = try StoredView(of: document)
         body = try view.stored
         conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
@@ -39,9 +43,10 @@ struct PreparedWrite {
     /// the whole document when the chunks after `row`'s snapshot would outgrow it.
     init(updating row: DocumentRow, to document: Document, since previousHeads: Set<ChangeHash>) throws {
         heads = document.heads()
+        encodedHeads = ChangeHash.encode(heads)
         let chunk = try document.encodeChangesSince(heads: previousHeads)
         generation = Datastore.generation(after: row, changeCount: document.changeCount)
-        revId = RevisionId.make(heads: heads, generation: Int(generation))
+        revId = RevisionId.make(encodedHeads: encodedHeads, generation: Int(generation))
         view = try StoredView(of: document)
         body = try view.stored
         conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)

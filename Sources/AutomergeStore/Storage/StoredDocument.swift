@@ -151,7 +151,12 @@ extension Datastore {
 
 extension ChangeHash {
     /// Heads as stored in `revisions.heads`: the sorted hashes' bytes, end to end.
-    static func encode(_ heads: Set<ChangeHash>) -> Data { Data(heads.sorted().flatMap(\.bytes)) }
+    static func encode(_ heads: Set<ChangeHash>) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(heads.count * 32)
+        for head in heads.sorted() { head.append(to: &bytes) }
+        return Data(bytes)
+    }
 
     static func decode(_ data: Data) -> Set<ChangeHash>? {
         guard data.count % 32 == 0 else { return nil }
