@@ -98,7 +98,7 @@ extension RepoClient {
             }
             let decoded = try RepoMessage(decoding: Array(buffer.readableBytesView),
                                           maximumSize: configuration.maximumMessageSize)
-            try handle(decoded, outbox: outbox)
+            try await handle(decoded, outbox: outbox)
         }
     }
 
@@ -123,8 +123,8 @@ extension RepoClient {
         return true
     }
 
-    private func handle(_ message: RepoMessage, outbox: Outbox) throws {
-        guard let connection else { return try acceptHandshake(message, outbox: outbox) }
+    private func handle(_ message: RepoMessage, outbox: Outbox) async throws {
+        guard let connection else { return try await acceptHandshake(message, outbox: outbox) }
         switch message {
         case .sync(let sender, _, let document, let data), .request(let sender, _, let document, let data):
             guard sender == connection.server else { return }
@@ -148,7 +148,7 @@ extension RepoClient {
     }
 
     /// The server's `peer`: the connection is up; every document syncs.
-    private func acceptHandshake(_ message: RepoMessage, outbox: Outbox) throws {
+    private func acceptHandshake(_ message: RepoMessage, outbox: Outbox) async throws {
         switch message {
         case .peer(let server, let version, _, let metadata):
             guard version == RepoMessage.protocolVersion1 else {
@@ -156,11 +156,14 @@ extension RepoClient {
             }
             let connection = ServerConnection(outbox: outbox, server: server,
                                               syncStateName: storage == nil ? nil : metadata?.syncStateName)
+            // Read before the connection is up: a document registered meanwhile starts its own session.
+            let saved = await savedSyncStates(of: Array(documents.keys), syncStateName: connection.syncStateName)
+            guard !outbox.isClosed, !isClosed else { return }
             self.connection = connection
             setState(.connected(server: server))
             waiters.resolve { $0 == .connected }
             for record in documents.values {
-                record.syncState = savedSyncState(of: record.id, with: connection)
+                record.syncState = saved[record.id] ?? SyncState()
                 sendSync(record)
             }
         case .error(let reason, _, _):

@@ -32,18 +32,37 @@ extension RepoClient {
         }
     }
 
-    /// The saved state of the document's session with the server, or a new one.
-    func savedSyncState(of id: DocumentId, with connection: ServerConnection) -> SyncState {
-        guard let name = connection.syncStateName, let storage else { return SyncState() }
-        return (try? storage.savedSyncState(peer: name, docId: id.description)) ?? SyncState()
+    /// The stored document `id` and its saved sync state under
+    /// `syncStateName` (new when there is none), read off the actor.
+    func storedDocument(_ id: DocumentId, syncStateName: String?) async throws -> (Document?, SyncState) {
+        guard let storage else { return (nil, SyncState()) }
+        return try await storageQueue.run {
+            let document = try storage.storedAutomergeDocument(id.description)
+            let state = syncStateName.flatMap { try? storage.savedSyncState(peer: $0, docId: id.description) }
+            return (document, state ?? SyncState())
+        }
     }
 
+    /// The saved sync states of documents `ids` under `syncStateName` (new
+    /// ones where there are none), read off the actor.
+    func savedSyncStates(of ids: [DocumentId], syncStateName: String?) async -> [DocumentId: SyncState] {
+        guard let storage, let syncStateName else { return [:] }
+        let states = try? await storageQueue.run {
+            ids.map { (try? storage.savedSyncState(peer: syncStateName, docId: $0.description)) ?? SyncState() }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(ids, states ?? []))
+    }
+
+    /// Queues the save of the document's sync state with the server.
     private func saveSyncState(of record: ClientDocument, with connection: ServerConnection) {
         guard let name = connection.syncStateName, let storage else { return }
-        do {
-            try storage.saveSyncState(record.syncState, peer: name, docId: record.id.description)
-        } catch {
-            logger.error("cannot save a sync state", metadata: ["document": "\(record.id)", "error": "\(error)"])
+        let (state, id, logger) = (record.syncState, record.id, logger)
+        storageQueue.add {
+            do {
+                try storage.saveSyncState(state, peer: name, docId: id.description)
+            } catch {
+                logger.error("cannot save a sync state", metadata: ["document": "\(id)", "error": "\(error)"])
+            }
         }
     }
 

@@ -30,6 +30,8 @@ public actor RepoClient {
     /// The datastore keeping documents and sync states, if any.
     public nonisolated let storage: Datastore?
     nonisolated let configuration: RepoClientConfiguration
+    /// Where `storage` is called, off the actor.
+    nonisolated let storageQueue: StorageQueue
     let logger: Logger
     /// The random id of this run, for ephemeral messages.
     let sessionId = UUID().uuidString.lowercased()
@@ -61,6 +63,7 @@ public actor RepoClient {
         self.storage = storage
         self.configuration = configuration
         self.logger = logger
+        storageQueue = StorageQueue(pool: configuration.storageThreadPool)
         peerId = configuration.peerId ?? PeerId("swift-\(UUID().uuidString.lowercased())")
         let loop = Task { [self] in await runConnectionLoop() }
         connectionLoop.withLockedValue { $0 = loop }
@@ -91,7 +94,7 @@ public actor RepoClient {
         if isClosed { throw RepoError.closed }
         if document.heads().isEmpty { document.emptyChange() }
         let record = register(RepoDocumentHandle(id: DocumentId.random(), document: document, client: self),
-                              availability: .available)
+                              availability: .available, syncState: SyncState())
         persist(record)
         sendSync(record)
         return record.handle
@@ -110,7 +113,8 @@ public actor RepoClient {
     ///   passes first, ``RepoError/closed``.
     public func find(_ id: DocumentId, timeout: Duration? = nil) async throws -> RepoDocumentHandle {
         if isClosed { throw RepoError.closed }
-        let record = try documents[id] ?? loadOrRequest(id)
+        let record: ClientDocument
+        if let known = documents[id] { record = known } else { record = try await loadOrRequest(id) }
         switch record.availability {
         case .available:
             return record.handle
@@ -142,31 +146,41 @@ public actor RepoClient {
             waiters.failAll(with: .closed)
             for record in documents.values {
                 if let token = record.observerToken { record.document.stopObservingChanges(token) }
+                if record.document.heads() != record.announcedHeads { persist(record) }  // edited, not yet noticed
                 record.handle.changeEvents.finish()
                 record.handle.ephemeralEvents.finish()
             }
         }
         await connectionLoop.withLockedValue { $0 }?.value
+        await storageQueue.drained()
     }
 
     /// The stored document, or a new empty one asked of the server.
-    private func loadOrRequest(_ id: DocumentId) throws -> ClientDocument {
-        let stored: Document?
+    private func loadOrRequest(_ id: DocumentId) async throws -> ClientDocument {
+        let stateName = connection?.syncStateName
+        let (stored, state): (Document?, SyncState)
         do {
-            stored = try storage?.storedAutomergeDocument(id.description)
+            (stored, state) = try await storedDocument(id, syncStateName: stateName)
         } catch {
             throw RepoError.storage("cannot read document \(id): \(error)")
         }
+        if isClosed { throw RepoError.closed }
+        // Another find of the same document may have registered it meanwhile.
+        if let registered = documents[id] { return registered }
         let handle = RepoDocumentHandle(id: id, document: stored ?? Document(), client: self)
-        let record = register(handle, availability: stored == nil ? .requested : .available)
+        let sameConnection = connection != nil && connection?.syncStateName == stateName
+        let record = register(handle, availability: stored == nil ? .requested : .available,
+                              syncState: sameConnection ? state : SyncState())
         sendSync(record)
         return record
     }
 
-    /// Starts tracking `handle`: its edits are noticed and synced.
-    private func register(_ handle: RepoDocumentHandle, availability: ClientDocument.Availability) -> ClientDocument {
+    /// Starts tracking `handle`, in `syncState` with the server: its edits are noticed and synced.
+    private func register(_ handle: RepoDocumentHandle, availability: ClientDocument.Availability, syncState: SyncState)
+        -> ClientDocument
+    {
         let record = ClientDocument(handle: handle, availability: availability)
-        if let connection { record.syncState = savedSyncState(of: handle.id, with: connection) }
+        record.syncState = syncState
         let pending = record.localEditPending
         let id = handle.id
         record.observerToken = handle.document.observeChanges { [weak self] in
@@ -201,13 +215,16 @@ public actor RepoClient {
         return true
     }
 
-    /// Writes the document to storage, if the client has one.
+    /// Queues the document's write to storage, if the client has one.
     func persist(_ record: ClientDocument) {
         guard let storage else { return }
-        do {
-            try storage.storeAutomergeDocument(record.document, docId: record.id.description)
-        } catch {
-            logger.error("cannot store a document", metadata: ["document": "\(record.id)", "error": "\(error)"])
+        let (document, id, logger) = (record.document, record.id, logger)
+        storageQueue.add {
+            do {
+                try storage.storeAutomergeDocument(document, docId: id.description)
+            } catch {
+                logger.error("cannot store a document", metadata: ["document": "\(id)", "error": "\(error)"])
+            }
         }
     }
 

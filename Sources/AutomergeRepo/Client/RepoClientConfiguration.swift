@@ -1,3 +1,5 @@
+import NIOPosix
+
 /// How a ``RepoClient`` connects and retries.
 public struct RepoClientConfiguration: Sendable {
     /// The peer id the client goes by; a random one unless given.
@@ -19,15 +21,20 @@ public struct RepoClientConfiguration: Sendable {
     /// its own (``RepoClient/close()``, or a connection it ends); past it
     /// the client closes the TCP connection without the server's answer.
     public var closeTimeout: Duration
+    /// The threads the client's storage calls run on (SQLite's calls
+    /// block; they never run on Swift's cooperative threads): NIO's shared
+    /// blocking-I/O pool unless the host gives its own.
+    public var storageThreadPool: NIOThreadPool
 
     /// The defaults: a random peer id, 32 MiB messages, reconnecting after
     /// 100 ms doubling up to 10 s, finds that wait 30 s, a ping every 15 s,
-    /// 2 s for the server to answer a close.
+    /// 2 s for the server to answer a close, storage on `NIOThreadPool.singleton`.
     public init(peerId: PeerId? = nil, maximumMessageSize: Int = 32 << 20,
                 initialReconnectDelay: Duration = .milliseconds(100), maximumReconnectDelay: Duration = .seconds(10),
                 findTimeout: Duration = .seconds(30), keepAliveInterval: Duration = .seconds(15),
-                closeTimeout: Duration = .seconds(2))
+                closeTimeout: Duration = .seconds(2), storageThreadPool: NIOThreadPool = .singleton)
     {
+        self.storageThreadPool = storageThreadPool
         self.closeTimeout = closeTimeout
         self.keepAliveInterval = keepAliveInterval
         self.peerId = peerId
