@@ -26,6 +26,7 @@ public struct ChangesPage: Sendable {
 
 /// The live change streams of one datastore.
 final class ChangeEventHub: @unchecked Sendable {
+    // @unchecked: `continuations` is read and written only under `lock`.
     private let lock = NSLock()
     private var continuations: [UUID: AsyncStream<DocumentChange>.Continuation] = [:]
 

@@ -8,7 +8,7 @@ import GRDB
 /// Every call is one SQLite transaction (WAL mode): it happens entirely or
 /// not at all, and once it returns the write survives a crash. Calls are
 /// safe from any thread; writes are serialized, reads run beside them.
-public final class Datastore: @unchecked Sendable {
+public final class Datastore: Sendable {
     /// The datastore's name.
     public let name: String
     /// The folder holding its database and attachment blobs.

@@ -3,6 +3,7 @@ import Foundation
 /// Manages a directory of named datastores, one folder each. Make one per
 /// directory and keep it for the life of the app.
 public final class DatastoreManager: @unchecked Sendable {
+    // @unchecked: `open` is read and written only under `lock`.
     /// The managed directory.
     public let directory: URL
     private let lock = NSLock()

@@ -1,8 +1,8 @@
 import Automerge
-import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+import AutomergeTestSupport
 @testable import AutomergeRepo
 @testable import AutomergeStore
 
@@ -18,7 +18,7 @@ struct ClientStorageTests {
         let knownId = DocumentId.random()
         try datastore.storeAutomergeDocument(known, docId: knownId.description)
 
-        let writer = WriterHolder(datastore)
+        let writer = HeldResource { wait in try? datastore.database.writeWithoutTransaction { _ in wait() } }
         let clients = (0..<(ProcessInfo.processInfo.activeProcessorCount * 2 + 2)).map { _ in
             loopbackClient(url: "ws://127.0.0.1:1", storage: datastore)  // no server: the clients work offline
         }
@@ -37,7 +37,7 @@ struct ClientStorageTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         // Every call above returned while the writer was still held (before the holder gave up waiting).
-        #expect(writer.release(), "the clients' calls waited for SQLite's writer")
+        #expect(await writer.release(), "the clients' calls waited for SQLite's writer")
 
         for client in clients + [reader] { await client.close() }
         let stored = try created.map { try datastore.storedAutomergeDocument($0.description) }
@@ -64,33 +64,5 @@ struct ClientStorageTests {
         #expect(log.withLockedValue { $0 } == Array(0..<1000))
         #expect(!overlapped.withLockedValue { $0 })
         await #expect(throws: CancellationError.self) { try await queue.run { throw CancellationError() } }
-    }
-}
-
-/// Holds the datastore's SQLite writer on a thread of its own from
-/// creation until ``release()``, or for 10 s at most.
-private final class WriterHolder: Sendable {
-    private let released = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let gaveUp = NIOLockedValueBox(false)
-
-    init(_ datastore: Datastore) {
-        let holding = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { [released, finished, gaveUp] in
-            try? datastore.database.writeWithoutTransaction { _ in
-                holding.signal()
-                let timedOut = released.wait(timeout: .now() + .seconds(10)) == .timedOut
-                gaveUp.withLockedValue { $0 = timedOut }
-            }
-            finished.signal()
-        }
-        holding.wait()
-    }
-
-    /// Lets the writer go; false when the holder had already given up waiting.
-    func release() -> Bool {
-        released.signal()
-        finished.wait()
-        return !gaveUp.withLockedValue { $0 }
     }
 }

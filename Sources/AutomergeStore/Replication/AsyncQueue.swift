@@ -5,6 +5,7 @@ import Foundation
 /// that are there. Finishing it (with or without an error) ends the
 /// consumer's wait once the elements before are taken.
 final class AsyncQueue<Element: Sendable>: @unchecked Sendable {
+    // @unchecked: every stored var is read and written only under `lock`.
     private let lock = NSLock()
     private var elements: [Element] = []
     private var head = 0

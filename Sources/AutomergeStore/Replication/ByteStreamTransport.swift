@@ -17,9 +17,12 @@ import Foundation
 /// (the process ignores SIGPIPE once a transport is made, so that it is an
 /// error, not a signal that kills it).
 public final class ByteStreamTransport: ReplicationTransport, @unchecked Sendable {
+    // @unchecked: `outputClosed` and the writes to `output` happen only under `writeLock`; `frames` locks itself.
     private let output: Int32
     private let frames = AsyncQueue<ReplicationFrame>()
     private let writeLock = NSLock()
+    /// Where writes run: a peer that does not read blocks them, never a cooperative thread.
+    private let writes = BlockingQueue(label: "automerge.replication.write")
     private var outputClosed = false
 
     /// A transport reading frames from `input` and writing them to
@@ -42,6 +45,11 @@ public final class ByteStreamTransport: ReplicationTransport, @unchecked Sendabl
             throw ReplicationError.frameTooLarge(frame.encodedLength)
         }
         let bytes = frame.streamEncoded()
+        try await writes.run { [self] in try writeWhole(bytes) }
+    }
+
+    /// Writes `bytes` whole, blocking while the pipe is full.
+    private func writeWhole(_ bytes: Data) throws {
         try writeLock.withLock {
             guard !outputClosed else { throw ReplicationError.connectionLost("the transport is closed") }
             try bytes.withUnsafeBytes { raw in
@@ -60,11 +68,14 @@ public final class ByteStreamTransport: ReplicationTransport, @unchecked Sendabl
 
     public func receive() async throws -> ReplicationFrame? { try await frames.next() }
 
+    /// Closes the output once the writes before have been made.
     public func close() async {
-        writeLock.withLock {
-            guard !outputClosed else { return }
-            outputClosed = true
-            _ = closeDescriptor(output)
+        _ = try? await writes.run { [self] in
+            writeLock.withLock {
+                guard !outputClosed else { return }
+                outputClosed = true
+                _ = closeDescriptor(output)
+            }
         }
     }
 }

@@ -40,6 +40,7 @@ struct ReplicationStepOutcome {
 /// (``DocumentSyncPeer``) from the lanes of several documents at once,
 /// each document's state from one lane at a time.
 final class ReplicationSyncStates: @unchecked Sendable {
+    // @unchecked: `states` and `held` are read and written only under `lock`.
     let peer: String
     /// Whether this side ignores the changes the peer sends (it only pushes).
     let readOnly: Bool
@@ -95,7 +96,7 @@ extension Datastore {
     /// The documents a replication to `peer` offers: those changed since
     /// its checkpoint that the peer is not known to hold, in `only` when
     /// given, and passing `filter` when given.
-    func replicationOffers(peer: String, only: Set<ExactString>?, filter: ((DocumentRevision) -> Bool)?) throws
+    func replicationOffers(peer: String, only: Set<ExactString>?, filter: (@Sendable (DocumentRevision) -> Bool)?) throws
         -> [String]
     {
         try read { db in

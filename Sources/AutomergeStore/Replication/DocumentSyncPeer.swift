@@ -17,7 +17,7 @@ import GRDB
 /// A peer that comes back under the same name (a storage id) resumes from
 /// the heads both sides shared when `persistsSyncStates` is set; otherwise
 /// its states live as long as this object.
-public final class DocumentSyncPeer: @unchecked Sendable {
+public final class DocumentSyncPeer: Sendable {
     /// The datastore whose documents are synced.
     public let datastore: Datastore
     /// The name the peer's sync states are kept under.

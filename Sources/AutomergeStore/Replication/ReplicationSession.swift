@@ -2,7 +2,7 @@ import Foundation
 
 /// What one side of a replication does: which documents it offers, and
 /// whether it applies what the peer sends.
-struct ReplicationPlan: @unchecked Sendable {
+struct ReplicationPlan: Sendable {
     /// Whether this side opened the session (the replicator) or answers it.
     var isInitiator: Bool
     var offers: Bool
@@ -10,7 +10,7 @@ struct ReplicationPlan: @unchecked Sendable {
     /// The only documents this side offers, when set (a pull by document ids).
     var offerOnly: Set<ExactString>?
     /// Decides which documents this side offers, when set (a push filter).
-    var filter: ((DocumentRevision) -> Bool)?
+    var filter: (@Sendable (DocumentRevision) -> Bool)?
     var continuous: Bool
     /// How long the peer may stay silent while an answer is due.
     var timeout: Double
@@ -24,6 +24,9 @@ struct ReplicationPlan: @unchecked Sendable {
 /// ``ReplicationMessage`` for the protocol and docs/decisions.md for why).
 /// Runs on one task; every store write of a batch of frames is one transaction.
 final class ReplicationSession: @unchecked Sendable {
+    // @unchecked: its state is touched only by the one task that runs it (`run()`), after
+    // `onProgress` is set, or by `blocking` while that task awaits it; other tasks only add to
+    // `inputs`, which locks itself.
     enum Input: Sendable {
         case frame(ReplicationFrame)
         case localChange(DocumentChange)
@@ -32,6 +35,8 @@ final class ReplicationSession: @unchecked Sendable {
     }
 
     let store: Datastore
+    /// Where the session's store calls run, off the cooperative threads.
+    private let blocking = BlockingQueue(label: "automerge.replication.store")
     let transport: any ReplicationTransport
     private(set) var plan: ReplicationPlan
     /// Where the transport's frames, local writes, ticks and the stop request arrive.
@@ -80,7 +85,9 @@ final class ReplicationSession: @unchecked Sendable {
             // then offered twice rather than not at all.
             if plan.continuous && plan.offers { feedLocalChanges() }
             if plan.offers {
-                pendingOffers = try store.replicationOffers(peer: peer, only: plan.offerOnly, filter: plan.filter)[...]
+                pendingOffers = try await blocking.run { [store, peer, plan] in
+                    try store.replicationOffers(peer: peer, only: plan.offerOnly, filter: plan.filter)
+                }[...]
             }
             try await offerMore()
             try await exchange()
@@ -197,7 +204,7 @@ final class ReplicationSession: @unchecked Sendable {
         while true {
             if isComplete && !completedOnce {
                 completedOnce = true
-                try finishRun()
+                try await finishRun()
                 if !plan.continuous && plan.isInitiator {
                     try await send(.bye)
                     return
@@ -219,7 +226,7 @@ final class ReplicationSession: @unchecked Sendable {
                         return
                     }
                 case .localChange(let change):
-                    if try offers(change) { steps.append(.offer(docId: change.docId)) }
+                    if try await offers(change) { steps.append(.offer(docId: change.docId)) }
                 case .stop:
                     summary.completed = false
                     try await perform(steps)
@@ -244,7 +251,7 @@ final class ReplicationSession: @unchecked Sendable {
         case .sync(let docId, let bytes, let attachments, let startsExchange):
             try validate(docId: docId)
             if startsExchange { summary.changesTotal += 1 }
-            let missing = plan.applies ? try attachments.filter { try validate($0) && !store.holdsBlob($0) } : []
+            let missing = plan.applies ? try await missingBlobs(attachments) : []
             if waits.isWaiting(docId) || !missing.isEmpty {
                 try await request(waits.hold(message, of: docId, missing: missing))
             } else {
@@ -261,7 +268,7 @@ final class ReplicationSession: @unchecked Sendable {
         case .offersDone:
             peerOffersDone = true
         case .blobRequest(let digest):
-            if let data = store.blob(digest: digest) {
+            if let data = try await blocking.run({ [store] in store.blob(digest: digest) }) {
                 summary.attachmentsSent += 1
                 try await send(.blob(digest: digest, data: data))
             } else {
@@ -270,7 +277,7 @@ final class ReplicationSession: @unchecked Sendable {
             }
         case .blob(let digest, let data):
             try checkRequested(digest)
-            try store.storeBlob(data, digest: digest)
+            try await blocking.run { [store] in try store.storeBlob(data, digest: digest) }
             summary.attachmentsReceived += 1
             release(digest, steps: &steps)
         case .blobUnavailable(let digest):
@@ -284,6 +291,12 @@ final class ReplicationSession: @unchecked Sendable {
             throw ReplicationError.peerFailed(reason)
         }
         return false
+    }
+
+    /// The attachments of `attachments` (each checked) this side lacks.
+    private func missingBlobs(_ attachments: [AttachmentDigest]) async throws -> [AttachmentDigest] {
+        let valid = try attachments.filter { try validate($0) }
+        return try await blocking.run { [store] in valid.filter { !store.holdsBlob($0) } }
     }
 
     /// Refuses blob bytes (or a blob's absence) this side did not ask for.
@@ -311,7 +324,7 @@ final class ReplicationSession: @unchecked Sendable {
     /// Runs steps in one transaction and sends what they answer.
     private func perform(_ steps: [ReplicationStep]) async throws {
         guard !steps.isEmpty else { return }
-        let outcomes = try store.replicate(steps, states: states)
+        let outcomes = try await blocking.run { [store, states] in try store.replicate(steps, states: states!) }
         for (step, outcome) in zip(steps, outcomes) {
             if let written = outcome.written {
                 ownWrites.insert(written.sequence)
@@ -346,20 +359,20 @@ final class ReplicationSession: @unchecked Sendable {
     }
 
     /// Whether a local write is offered to the peer (continuous mode).
-    private func offers(_ change: DocumentChange) throws -> Bool {
+    private func offers(_ change: DocumentChange) async throws -> Bool {
         guard plan.offers, ownWrites.remove(change.sequence) == nil else { return false }
         if let only = plan.offerOnly, !only.contains(ExactString(change.docId)) { return false }
         guard let filter = plan.filter else { return true }
-        return filter(try store.getDocumentWithId(change.docId))
+        return try await blocking.run { [store] in filter(try store.getDocumentWithId(change.docId)) }
     }
 
     /// Records that every exchange of the run ended: the checkpoint moves
     /// when this side offered every document it had.
-    private func finishRun() throws {
+    private func finishRun() async throws {
         summary.completed = true
         onProgress(summary)
         guard plan.offers, plan.offerOnly == nil, plan.filter == nil else { return }
-        try store.advanceReplicationCheckpoint(peer: peer)
+        try await blocking.run { [store, peer] in try store.advanceReplicationCheckpoint(peer: peer) }
     }
 
     // MARK: Frames

@@ -19,6 +19,8 @@ import Foundation
 /// ``State/error``. Progress and state changes go to the ``delegate`` and
 /// to every ``events()`` stream.
 public final class Replicator: @unchecked Sendable {
+    // @unchecked: the mutable state (`currentState`, `latest`, `failure`, `task`, `streams`) is read and
+    // written only under `lock`; the rest is immutable and Sendable.
     /// Where a replicator is in its life.
     public enum State: String, Hashable, Sendable {
         case pending, started, stopping, stopped, complete, error
@@ -71,7 +73,7 @@ public final class Replicator: @unchecked Sendable {
     ///     already have merged "é" and "e\u{301}").
     ///   - timeout: how long the peer may stay silent while an answer is due.
     public init(datastore: Datastore, transport: any ReplicationTransport, direction: Direction = .both,
-                mode: Mode = .oneShot, pushFilter: ((DocumentRevision) -> Bool)? = nil,
+                mode: Mode = .oneShot, pushFilter: (@Sendable (DocumentRevision) -> Bool)? = nil,
                 pullDocumentIds: [String]? = nil, timeout: Double = 60)
     {
         self.datastore = datastore
@@ -85,7 +87,7 @@ public final class Replicator: @unchecked Sendable {
 
     /// Pushes `datastore`'s documents (those `filter` accepts) to the peer.
     public static func push(from datastore: Datastore, over transport: any ReplicationTransport, mode: Mode = .oneShot,
-                            filter: ((DocumentRevision) -> Bool)? = nil) -> Replicator
+                            filter: (@Sendable (DocumentRevision) -> Bool)? = nil) -> Replicator
     {
         Replicator(datastore: datastore, transport: transport, direction: .push, mode: mode, pushFilter: filter)
     }
@@ -127,7 +129,8 @@ public final class Replicator: @unchecked Sendable {
         guard move(from: .pending, to: .started) else { return }
         emit(.stateChanged(.started))
         session.onProgress = { [weak self] summary in self?.progressed(summary) }
-        task = Task { await self.runSession() }
+        let running = Task { await self.runSession() }
+        lock.withLock { task = running }
     }
 
     /// Asks a started replicator to stop: it says goodbye to the peer and
@@ -153,7 +156,9 @@ public final class Replicator: @unchecked Sendable {
     @discardableResult
     public func run() async throws -> ReplicationSummary {
         start()
-        await task?.value
+        // Another thread's start() may be between its state change and its task.
+        while lock.withLock({ task }) == nil { await Task.yield() }
+        await lock.withLock { task }?.value
         if let error { throw error }
         return summary
     }

@@ -11,6 +11,7 @@ import Foundation
 /// used longest ago. A sync server with more live documents than fit keeps
 /// the busiest; one with fewer keeps them all. Every operation is O(1).
 final class DocumentCache: @unchecked Sendable {
+    // @unchecked: `entries`, `totalBytes` and `limit` are read and written only under `lock`.
     /// The default bound: 256 MiB of estimated document memory.
     static let defaultByteLimit = 256 << 20
 

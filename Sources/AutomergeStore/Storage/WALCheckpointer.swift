@@ -15,6 +15,8 @@ import GRDBSQLite
 /// says (``Datastore/checkpointRunner``). One runs at a time; a writer that
 /// finds one running leaves it be.
 final class WALCheckpointer: @unchecked Sendable {
+    // @unchecked: the counters, `checkpointing` and `runner` are read and written only under `lock`;
+    // `connection` only by the one thread that set `checkpointing` (under the lock) until it clears it.
     /// How many pages the log may hold beyond what was checkpointed: SQLite's own default.
     static let pagesBetweenCheckpoints: Int32 = 1000
 

@@ -6,7 +6,7 @@ import Testing
 /// remote end served by `remote.serveReplication`), returning both sides' summaries.
 @discardableResult
 func replicate(_ local: Datastore, with remote: Datastore, direction: Replicator.Direction = .both,
-               pushFilter: ((DocumentRevision) -> Bool)? = nil, pullDocumentIds: [String]? = nil)
+               pushFilter: (@Sendable (DocumentRevision) -> Bool)? = nil, pullDocumentIds: [String]? = nil)
     async throws -> (local: ReplicationSummary, remote: ReplicationSummary)
 {
     let (near, far) = InProcessTransport.pair()
