@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "AutomergeFuzzing", targets: ["AutomergeFuzzing"]),
         .executable(name: "automerge", targets: ["AutomergeCLI"]),
         .executable(name: "automerge-memory-probe", targets: ["AutomergeMemoryProbe"]),
+        // The benchmarks (docs/performance.md), apart from the `automerge` command.
+        .executable(name: "automerge-bench", targets: ["AutomergeBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -94,18 +96,41 @@ let package = Package(
         ),
         // Loads one document in a process holding only the library, for `automerge bench memory`.
         .executableTarget(name: "AutomergeMemoryProbe", dependencies: ["Automerge", "CSystemHeap"]),
+        // What the `automerge` and `automerge-bench` commands share.
+        .target(
+            name: "AutomergeCommandSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "AutomergeCLI",
             dependencies: [
+                "AutomergeCommandSupport",
                 "Automerge",
                 "AutomergeConformance",
                 "AutomergeStore",
                 "AutomergeRepo",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // Built with the CLI so that `swift run automerge bench` finds it beside itself.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `swift run -c release automerge-bench`: the benchmarks, apart from the shipped `automerge`.
+        .executableTarget(
+            name: "AutomergeBench",
+            dependencies: [
+                "AutomergeCommandSupport",
+                "Automerge",
+                "AutomergeConformance",
+                "AutomergeStore",
+                "AutomergeRepo",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // Built with the benchmarks, which run them as processes beside themselves.
+                "AutomergeCLI",
                 "AutomergeMemoryProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // `bench serve --attack`: hostile WebSocket peers and raw sockets.
+                // `serve --attack`: hostile WebSocket peers and raw sockets.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,16 +1,18 @@
 import ArgumentParser
+import AutomergeCommandSupport
 import AutomergeConformance
 import AutomergeStore
 import Foundation
 
 /// The `automerge` command-line tool: dump and re-save files, run
-/// conformance checks and benchmarks.
+/// conformance checks, keep datastores, serve and sync (the benchmarks are
+/// `automerge-bench`).
 @main
 struct AutomergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "automerge",
-        abstract: "Pure-Swift Automerge: dump, save, sync, conformance, benchmark.",
-        subcommands: [DumpCommand.self, SaveCommand.self, ChangesCommand.self, ScriptCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, SyncPeerCommand.self, SyncMessageCommand.self, StoreCommand.self, ServeCommand.self, RepoSyncCommand.self, RepoCreateCommand.self, BenchCommand.self])
+        abstract: "Pure-Swift Automerge: dump, save, sync, conformance, datastores, sync server.",
+        subcommands: [DumpCommand.self, SaveCommand.self, ChangesCommand.self, ScriptCommand.self, ConformanceCommand.self, VectorsCommand.self, ConvergeCommand.self, SyncPeerCommand.self, SyncMessageCommand.self, StoreCommand.self, ServeCommand.self, RepoSyncCommand.self, RepoCreateCommand.self])
 
     /// Parses and runs the command. A file that cannot be read or written,
     /// a datastore error or another ``CommandFailure`` ends it with one
@@ -35,10 +37,4 @@ struct AutomergeCommand: ParsableCommand {
         if let queryError = error as? QueryError { return queryError.description }
         return (error as? FileAccessError ?? FileAccessError(error))?.description
     }
-}
-
-/// A failure a command reports in one line of its own words.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Automerge
+import AutomergeCommandSupport
 import AutomergeConformance
 import AutomergeRepo
 import AutomergeStore
@@ -166,29 +167,4 @@ extension Result {
         if case .failure(let error) = self { return error }
         return nil
     }
-}
-
-/// A logger that reports warnings and worse on standard error.
-func quietLogger(_ label: String) -> Logger {
-    var logger = Logger(label: label)
-    logger.logLevel = .warning
-    return logger
-}
-
-/// Runs `body` on the concurrency pool and waits for it: the commands are
-/// synchronous (the root command is), the repo API is async.
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do { result.value = .success(try await body()) } catch { result.value = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try result.value!.get()
-}
-
-/// The result of a ``runBlocking(_:)`` body, written once before the semaphore is signalled.
-private final class ResultBox<T>: @unchecked Sendable {
-    var value: Result<T, any Error>?
 }

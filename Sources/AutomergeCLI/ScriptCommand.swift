@@ -1,5 +1,6 @@
 import ArgumentParser
 import Automerge
+import AutomergeCommandSupport
 import AutomergeConformance
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AutomergeCommandSupport
 import AutomergeStore
 import Foundation
 

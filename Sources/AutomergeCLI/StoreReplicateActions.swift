@@ -1,4 +1,5 @@
 import ArgumentParser
+import AutomergeCommandSupport
 import AutomergeStore
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ struct StoreReplicate: ParsableArguments {
     func run(_ store: Datastore, _ output: inout StoreOutput) throws {
         guard stdio else { throw CommandFailure("replicate serves standard input and output only: pass --stdio") }
         let timeout = timeout
-        _ = try waitFor { try await store.serveReplication(over: ByteStreamTransport.standardIO(), timeout: timeout) }
+        _ = try runBlocking { try await store.serveReplication(over: ByteStreamTransport.standardIO(), timeout: timeout) }
     }
 }
 
@@ -55,7 +56,7 @@ struct StoreReplicateToProcess: ParsableArguments {
         let replicator = Replicator(datastore: store, transport: transport, direction: direction,
                                     pullDocumentIds: docIds.map(commaSeparated),
                                     timeout: timeout)
-        let outcome = Result { try waitFor { try await replicator.run() } }
+        let outcome = Result { try runBlocking { try await replicator.run() } }
         process.waitUntilExit()
         let summary = try outcome.get()
         guard process.terminationStatus == 0 else {
@@ -67,16 +68,4 @@ struct StoreReplicateToProcess: ParsableArguments {
                      "attachmentsReceived": .int(Int64(summary.attachmentsReceived)),
                      "bytesSent": .int(Int64(summary.bytesSent)), "bytesReceived": .int(Int64(summary.bytesReceived))])
     }
-}
-
-/// Runs async work from the synchronous command, waiting for its result.
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var result: Result<T, Error>?
-    Task {
-        do { result = .success(try await work()) } catch { result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try result!.get()
 }

@@ -2,7 +2,7 @@ import Automerge
 import Foundation
 
 /// Small, valid files crafted against a loader's worst cases, each beside a
-/// benign control of the same size and shape: what `automerge bench
+/// benign control of the same size and shape: what `automerge-bench
 /// hostile` measures and what the linear-work tests replay at small sizes.
 ///
 /// Every family is made through the public API (documents edited one op per

@@ -4,9 +4,9 @@
 //
 // Loads one document and prints the process's resident memory before and
 // after, and how much of the growth is anonymous (heap) and file (code)
-// pages, for `automerge bench memory`; with --load-stats, one line with the
+// pages, for `automerge-bench memory`; with --load-stats, one line with the
 // load's time, the process's peak resident memory and whether the load
-// succeeded, for `automerge bench hostile` (with --deliver calls or sync,
+// succeeded, for `automerge-bench hostile` (with --deliver calls or sync,
 // FILE holds chunks each after its length as 4 bytes big-endian, applied
 // one `applyEncodedChanges` call each, or received in one sync message, by
 // an empty document); with --breakdown, the

@@ -3,7 +3,7 @@ import AutomergeTestSupport
 import Foundation
 import Testing
 
-/// `automerge serve` as a process beside `automerge bench serve-attackers`
+/// `automerge serve` as a process beside `automerge-bench serve-attackers`
 /// (one hostile peer of each kind, in a process of its own): the server
 /// still answers a small request, and its whole resident memory stays
 /// within what it was configured to spend.
@@ -29,6 +29,7 @@ struct ServeUnderAttackTests {
     @Test("a small request is answered all through the attack; the server's peak RSS stays within its configured limits")
     func withinLimits() async throws {
         let executable = try #require(AutomergeExecutable.url, "the automerge executable is built beside the tests")
+        let bench = try #require(AutomergeExecutable.benchURL, "automerge-bench is built beside the tests")
         guard FileManager.default.fileExists(atPath: "/proc/self/status") else { return print("skipped: no /proc") }
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("serve-attacked-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: store) }
@@ -41,8 +42,8 @@ struct ServeUnderAttackTests {
         let idle = memory(of: server).rss
 
         let attackers = Process()
-        attackers.executableURL = executable
-        attackers.arguments = ["bench", "serve-attackers", "--url", address, "--port", "\(port)",
+        attackers.executableURL = bench
+        attackers.arguments = ["serve-attackers", "--url", address, "--port", "\(port)",
                                "--targets", target.documentId.description]
         // Neither process's output is read: a full pipe would stall it.
         (attackers.standardInput, attackers.standardOutput, attackers.standardError) =
@@ -54,7 +55,7 @@ struct ServeUnderAttackTests {
         var answered = 0
         while ContinuousClock.now < attackEnds {
             // Answered at all, within 120 s: a debug server beside the attackers on two cores answered in over
-            // 30 s now and then (run alone, about one run in four). How soon is `automerge bench serve --attack`'s
+            // 30 s now and then (run alone, about one run in four). How soon is `automerge-bench serve --attack`'s
             // measure, in a release build.
             let synced = try await AutomergeExecutable.run(["repo-sync", "--timeout", "120", address, url.description])
             #expect(synced.status == 0, "a small request went unanswered under attack: \(synced.stderr)")

@@ -9,7 +9,7 @@ import Testing
 /// cooperative pool, which the rest of the suite can hold for minutes on a
 /// 2-core machine (a 20 s deadline failed in CI while the server was
 /// healthy). How soon is measured off the pool: by tests that time on
-/// threads of their own and by `automerge bench serve`.
+/// threads of their own and by `automerge-bench serve`.
 func expectHonestClientServed(_ server: LoopbackServer, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let client = loopbackClient(server)
     let handle = try await client.create()

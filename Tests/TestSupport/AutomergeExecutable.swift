@@ -4,13 +4,19 @@ import Foundation
 /// (`swift build --build-tests` builds both), run as a user runs it.
 public enum AutomergeExecutable {
     /// Where it is; nil when it was not built.
-    public static let url: URL? = {
+    public static let url: URL? = built("automerge")
+
+    /// Where the benchmarks' executable, `automerge-bench`, is; nil when it was not built.
+    public static let benchURL: URL? = built("automerge-bench")
+
+    /// The executable `name` of this package, built beside the tests or in `.build/debug`.
+    private static func built(_ name: String) -> URL? {
         let testsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        return [testsDirectory.appendingPathComponent("automerge"), packageRoot.appendingPathComponent(".build/debug/automerge")]
+        return [testsDirectory.appendingPathComponent(name), packageRoot.appendingPathComponent(".build/debug/\(name)")]
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    }
 
     /// What a finished run left.
     public struct Output: Sendable {

@@ -61,7 +61,7 @@ extension Document {
     }
 
     /// How many ops the document's changes hold (deletes included): the
-    /// denominator of per-op figures such as `automerge bench memory`'s.
+    /// denominator of per-op figures such as `automerge-bench memory`'s.
     @_spi(Conformance)
     public var opCountOfChanges: Int {
         locked { state in

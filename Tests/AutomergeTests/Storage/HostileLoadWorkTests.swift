@@ -4,7 +4,7 @@ import Testing
 import AutomergeTestSupport
 @_spi(Conformance) @testable import Automerge
 
-/// The families of `automerge bench hostile` at small sizes: loading each
+/// The families of `automerge-bench hostile` at small sizes: loading each
 /// crafted file does work and holds memory linear in its size. Counts,
 /// never wall time: hash probes past an id's home slot and the dense slots
 /// the op id tables hold, per entry, must not grow with the size.

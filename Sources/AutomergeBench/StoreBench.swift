@@ -3,7 +3,7 @@ import AutomergeStore
 import Foundation
 import GRDB
 
-/// `automerge bench store`: the datastore's creates, gets, updates and
+/// `automerge-bench store`: the datastore's creates, gets, updates and
 /// paging of small documents, each beside the same work on plain GRDB rows
 /// of JSON text (the floor), and the disk bytes each document takes.
 struct StoreBench: ParsableCommand {

@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 #endif
 
-/// `automerge bench` with no subcommand: every benchmark of the performance
+/// `automerge-bench` with no subcommand: every benchmark of the performance
 /// issue, each with its budget, in one run.
 struct SuiteBench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "all", abstract: "Run every benchmark with its budget.")
@@ -14,9 +14,9 @@ struct SuiteBench: ParsableCommand {
     @Option(help: "Runs per measurement.") var runs = 5
     @Option(help: "Items for the append/put benchmarks.") var items = 1_000_000
     @Option(help: "Run only the append/put benchmarks whose label contains this (to profile one).") var only: String?
-    @Option(help: "Rust 0.11's dump program, for the loads group's budgets (see `bench loads --help`).") var rust: String?
-    @Option(help: "Rust 0.11's scale program, for the scale group's budgets (see `bench scale --help`).") var rustScale: String?
-    @Option(help: "Rust 0.11's memory program, for the memory group's budgets (see `bench memory --help`).") var rustMemory: String?
+    @Option(help: "Rust 0.11's dump program, for the loads group's budgets (see `automerge-bench loads --help`).") var rust: String?
+    @Option(help: "Rust 0.11's scale program, for the scale group's budgets (see `automerge-bench scale --help`).") var rustScale: String?
+    @Option(help: "Rust 0.11's memory program, for the memory group's budgets (see `automerge-bench memory --help`).") var rustMemory: String?
 
     /// The groups of the suite, in the order they run.
     static let groups = ["paper", "docs", "append", "merge", "changes", "loads", "scale", "memory"]
@@ -31,7 +31,7 @@ struct SuiteBench: ParsableCommand {
     }
 
     func run() throws {
-        print("swift-automerge benchmarks (release build expected; median of \(runs) runs)\n")
+        print("swift-automerge-benchmarks (release build expected; median of \(runs) runs)\n")
         func wanted(_ group: String) -> Bool { names.isEmpty || names.contains(group) }
 
         if wanted("paper") {
@@ -68,8 +68,8 @@ struct SuiteBench: ParsableCommand {
             // thresholds and free lists move with every large free, and list
             // append measured up to 10% slower after text append than alone.
             for label in ["text append", "list append", "map put"] {
-                let output = try runBeside("automerge", arguments: [
-                    "bench", "all", "append", "--only", label, "--items", "\(items)", "--runs", "\(runs)"])
+                let output = try runBeside("automerge-bench", arguments: [
+                    "all", "append", "--only", label, "--items", "\(items)", "--runs", "\(runs)"])
                 let results = output.split(separator: "\n").filter { $0.contains("µs/op") }
                 // A label the child does not know would otherwise drop the figure silently.
                 guard results.count == 1 else {

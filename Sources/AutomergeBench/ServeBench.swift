@@ -1,12 +1,13 @@
 import ArgumentParser
 import Automerge
+import AutomergeCommandSupport
 import AutomergeRepo
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `automerge bench serve`: an automerge-repo server (`automerge serve`, a
+/// `automerge-bench serve`: an automerge-repo server (`automerge serve`, a
 /// child process) under N clients of this process: connection, initial
 /// sync, edit latency, and the server's memory and CPU.
 struct ServeBench: ParsableCommand {

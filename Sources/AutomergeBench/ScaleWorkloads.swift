@@ -2,7 +2,7 @@ import Automerge
 import AutomergeConformance
 import Foundation
 
-/// The inputs of `automerge bench scale`, made deterministically (seeded,
+/// The inputs of `automerge-bench scale`, made deterministically (seeded,
 /// fixed actors and times) through the public API and written once into
 /// `automerge-scale-v1` in the temporary directory, so that ours and the Rust
 /// program read exactly the same bytes.

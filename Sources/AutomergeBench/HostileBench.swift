@@ -3,7 +3,7 @@ import Automerge
 import AutomergeConformance
 import Foundation
 
-/// `automerge bench hostile`: each family of crafted inputs
+/// `automerge-bench hostile`: each family of crafted inputs
 /// (``HostileInputs``) beside its benign control, loaded in a fresh process
 /// each, with the load's time and the process's peak memory.
 ///

@@ -1,16 +1,17 @@
 import ArgumentParser
+import AutomergeCommandSupport
 import AutomergeRepo
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `automerge bench serve-attackers`: the hostile peers of `automerge bench
+/// `automerge-bench serve-attackers`: the hostile peers of `automerge-bench
 /// serve --attack`, in a process of their own, until terminated. Hidden: the
 /// benchmark starts it.
 struct ServeAttackersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve-attackers", abstract: "The hostile peers of `bench serve --attack` (started by it).",
+        commandName: "serve-attackers", abstract: "The hostile peers of `automerge-bench serve --attack` (started by it).",
         shouldDisplay: false)
 
     @Option(help: "The server's WebSocket URL.") var url: String
@@ -53,7 +54,7 @@ struct AttackerProcess: @unchecked Sendable {
 
     static func start(_ attackers: ServeAttackers) throws -> AttackerProcess {
         let executable = thisExecutable()
-        let arguments = ["bench", "serve-attackers", "--url", attackers.url, "--port", "\(attackers.port)",
+        let arguments = ["serve-attackers", "--url", attackers.url, "--port", "\(attackers.port)",
                          "--server-peer", attackers.serverPeer.description,
                          "--targets", attackers.targets.map(\.description).joined(separator: ","),
                          "--kinds", attackers.only.sorted().joined(separator: ",")]

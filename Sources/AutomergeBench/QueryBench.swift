@@ -2,7 +2,7 @@ import ArgumentParser
 import AutomergeStore
 import Foundation
 
-/// `automerge bench query`: Cloudant Query over a datastore of 100,000
+/// `automerge-bench query`: Cloudant Query over a datastore of 100,000
 /// documents, each query with and without an index, and what keeping the
 /// indexes up to date adds to a write.
 struct QueryBench: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Automerge
 import Foundation
 
-/// `automerge bench loads [--rust CMD] [--baseline CMD]`: loads measured as
+/// `automerge-bench loads [--rust CMD] [--baseline CMD]`: loads measured as
 /// a user meets them, a whole `automerge dump FILE` process, for every
 /// generated document shape and the documents of `../shared/docs`; beside
 /// Rust 0.11 (and an earlier build) doing the same, alternating, in the
@@ -47,7 +47,7 @@ struct LoadsBench: ParsableCommand {
 
     func run() throws {
         print("whole-process loads (`automerge dump FILE > /dev/null`; median of \(runs) runs, alternating)\n")
-        let ours = thisExecutable().path
+        let ours = besideThisExecutable("automerge").path
         var commands: [(label: String, command: [String])] = [("ours", [ours, "dump"])]
         if let baseline { commands.append(("baseline", ["/bin/sh", "-c", "exec " + baseline + " \"$0\""])) }
         if let rust { commands.append(("Rust 0.11", ["/bin/sh", "-c", "exec " + rust + " \"$0\""])) }

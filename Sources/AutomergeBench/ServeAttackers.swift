@@ -10,7 +10,7 @@ import NIOPosix
 
 /// One hostile peer of each kind the sync server must withstand (see
 /// docs/decisions.md, "The sync server under a stranger's load"), run beside
-/// `automerge bench serve --attack`'s honest clients until cancelled. Each
+/// `automerge-bench serve --attack`'s honest clients until cancelled. Each
 /// reconnects when the server closes it, so the attack lasts the whole run.
 struct ServeAttackers: Sendable {
     let url: String

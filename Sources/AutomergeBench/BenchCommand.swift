@@ -3,11 +3,12 @@ import Automerge
 import AutomergeConformance
 import Foundation
 
-/// `automerge bench ...`: timings in release mode. Benchmarks, not tests:
+/// `automerge-bench ...`: timings in release mode. Benchmarks, not tests:
 /// they print figures and never fail on them.
+@main
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Run benchmarks (use -c release).",
+        commandName: "automerge-bench", abstract: "Run the benchmarks (use -c release).",
         subcommands: [SuiteBench.self, TraceBench.self, LoadBench.self, SaveBench.self, MemoryBench.self, CodableBench.self, HostileBench.self, SyncBench.self, StoreBench.self, ReplicateBench.self, QueryBench.self, LoadsBench.self, ScaleBench.self, ServeBench.self, ServeAttackersCommand.self],
         defaultSubcommand: SuiteBench.self)
 }
@@ -85,7 +86,7 @@ struct TraceBench: ParsableCommand {
 
     @Option(help: "Trace file (default ../shared/traces/automerge-paper-edits.json).") var file: String?
     @Option(help: "Runs.") var runs = 5
-    @Option(help: "Write the resulting document here (for `bench load` and `bench save`).") var saveTo: String?
+    @Option(help: "Write the resulting document here (for `automerge-bench load` and `automerge-bench save`).") var saveTo: String?
 
     func run() throws {
         let url = file.map { URL(fileURLWithPath: $0) } ?? sharedFile("traces/automerge-paper-edits.json")
@@ -246,7 +247,7 @@ func besideThisExecutable(_ name: String) -> URL {
 func runBeside(_ executable: String, arguments: [String]) throws -> String {
     let path = besideThisExecutable(executable)
     guard FileManager.default.isExecutableFile(atPath: path.path) else {
-        throw ValidationError("\(path.path) is missing: build it with `swift build -c release` (it is built with the CLI)")
+        throw ValidationError("\(path.path) is missing: build it with `swift build -c release` (it is built with the benchmarks)")
     }
     return try output(of: path, arguments: arguments, named: executable).trimmingCharacters(in: .whitespacesAndNewlines)
 }

@@ -3,7 +3,7 @@ import Automerge
 import AutomergeConformance
 import Foundation
 
-/// `automerge bench sync [--rust CMD]`: the sync protocol's cost for three
+/// `automerge-bench sync [--rust CMD]`: the sync protocol's cost for three
 /// workloads, in time, messages and bytes on the wire; beside Rust 0.11's
 /// figures for the same documents when a Rust sync benchmark is given.
 struct SyncBench: ParsableCommand {

@@ -3,7 +3,7 @@ import Automerge
 import AutomergeConformance
 import Foundation
 
-/// `automerge bench scale [--rust CMD] [WORKLOAD...]`: operations on large
+/// `automerge-bench scale [--rust CMD] [WORKLOAD...]`: operations on large
 /// documents and long histories (applying 10,000 changes, merging 100,000-op
 /// histories, forking a 1M-op document, listing and saving 262k changes,
 /// merging a concurrently typed editing trace), each beside Rust 0.11 doing
@@ -49,8 +49,8 @@ struct ScaleBench: ParsableCommand {
             print("\(workload.rawValue): \(workload.summary)")
             var ourRounds: [Timings] = [], rustRounds: [Timings] = []
             for _ in 0..<max(rounds, 1) {
-                ourRounds.append(try Timings(parsing: runBeside("automerge", arguments: [
-                    "bench", "scale", "--child", workload.rawValue, "--runs", "\(runs)", "--trace", traceFile.path])))
+                ourRounds.append(try Timings(parsing: runBeside("automerge-bench", arguments: [
+                    "scale", "--child", workload.rawValue, "--runs", "\(runs)", "--trace", traceFile.path])))
                 guard let rust else { break }
                 rustRounds.append(try Timings(parsing: shell(rust, [workload.rustName, "\(runs)"] + files.map(\.path))))
                 // A first round far from the budget decides alone: more rounds are for verdicts noise could turn.
@@ -153,7 +153,7 @@ struct Timings {
     }
 }
 
-/// One workload of `bench scale`: its files, what ours times on them, and
+/// One workload of `automerge-bench scale`: its files, what ours times on them, and
 /// what the Rust program is asked to time.
 enum ScaleWorkload: String, CaseIterable, ExpressibleByArgument {
     case applyOne = "apply-one", applyBatch = "apply-batch", merge, fork, forkAt = "fork-at"

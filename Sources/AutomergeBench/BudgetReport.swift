@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every figure a benchmark of this process measured against a budget, for
-/// the one table `bench all` ends with (the performance issue asks for every
+/// the one table `automerge-bench all` ends with (the performance issue asks for every
 /// figure beside its budget in one place).
 enum BudgetReport {
     struct Entry {

@@ -1,11 +1,12 @@
 import ArgumentParser
+import AutomergeCommandSupport
 import AutomergeStore
 #if canImport(Glibc)
 import Glibc
 #endif
 import Foundation
 
-/// `automerge bench replicate`: a replication of N small documents into an
+/// `automerge-bench replicate`: a replication of N small documents into an
 /// empty datastore, then of 1 changed document, then of 100, in process
 /// and over a pipe: time and bytes on the wire each way.
 struct ReplicateBench: ParsableCommand {
@@ -83,7 +84,7 @@ struct ReplicateBench: ParsableCommand {
     static func replicate(_ a: Datastore, _ b: Datastore, pipe: Bool) throws -> Figure {
         let (near, far) = pipe ? pipePair() : InProcessTransport.pair()
         let start = DispatchTime.now().uptimeNanoseconds
-        let summary = try waitFor {
+        let summary = try runBlocking {
             async let served = b.serveReplication(over: far)
             let summary = try await Replicator(datastore: a, transport: near).run()
             _ = try await served

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-// The child process, /proc readings and limits of `automerge bench serve` (ServeBench.swift).
+// The child process, /proc readings and limits of `automerge-bench serve` (ServeBench.swift).
 
 /// `automerge serve --port 0` (the binary beside this one) on a new datastore, in a child process.
 struct ServerProcess: @unchecked Sendable {
