@@ -16,7 +16,7 @@
 /// walks wait on memory.) The columns are then deflated on both cores.
 extension DocumentState {
     /// From about this many ops, encoding two halves of the rows on two
-    /// cores beats one walk (a save of 20,000 ops takes about 2 ms).
+    /// cores beats one walk (below it, a save is too short to split).
     static let concurrentSaveThreshold: UInt64 = 20_000
     /// From this many changes (and a change for every four ops or fewer),
     /// a save encodes its change columns on one core and its op rows on

@@ -3,9 +3,9 @@
 ///
 /// Each op is kept as a ``PendingOp``: where in the op set it went, not its
 /// fields, which the op set holds already (and never removes). A transaction
-/// held a full 96-byte ``ChangeOp`` per op, the op set's copy beside it: a
-/// million keystrokes or puts wrote 96 MB of fresh pages for it, and the
-/// copy's strings were retained and released once more. The commit reads
+/// held a full 96-byte ``ChangeOp`` per op, the op set's copy beside it:
+/// fresh pages for every op typed, and the copy's strings retained and
+/// released once more. The commit reads
 /// the ops back from the op set (``OpSet/readBack(_:into:)``).
 struct Transaction: Sendable {
     let actor: UInt32

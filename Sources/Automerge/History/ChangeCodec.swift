@@ -147,8 +147,8 @@ enum ChangeCodec {
 }
 
 /// The op-set actors a change's ops mention (objects, keys, predecessors),
-/// noted op by op: the first 64 in one word (a few instructions per op; an
-/// array of flags cost ~40), any others in an array.
+/// noted op by op: the first 64 in one word (a bit per actor, far cheaper
+/// per op than an array of flags), any others in an array.
 /// Op-set actor indices mapped to a change's actor table: the author is
 /// 0, the others follow in the order given.
 struct LocalActors {

@@ -86,8 +86,7 @@ struct ChangeGraph: Sendable {
 
     /// Makes room for `count` more changes and an eighth more: adding a
     /// long history (a load) then neither grows the tables step by step
-    /// nor, at the first change made after it, moves them whole (a 262k
-    /// change history is 31 MB of records).
+    /// nor, at the first change made after it, moves them whole.
     mutating func reserveCapacity(_ count: Int) {
         let total = records.count + count
         let capacity = total + total / 8 + 16

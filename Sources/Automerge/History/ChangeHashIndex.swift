@@ -3,8 +3,8 @@
 /// lookups compare against the hashes the history already holds.
 ///
 /// A `[ChangeHash: Int]` kept each 32-byte hash a second time beside its
-/// position, at the dictionary's load factor: 21 MB for a 262k-change
-/// history, where this table is 4 MB. The slot of a hash mixes its first
+/// position, at the dictionary's load factor: five times this table's
+/// memory. The slot of a hash mixes its first
 /// word with a per-process seed, so that a peer that grinds change contents
 /// cannot choose which changes collide.
 struct ChangeHashIndex: Sendable {

@@ -10,8 +10,7 @@
 ///
 /// The insert op's key, the element it went after, is packed into the
 /// bytes that padding after the value would take: its counter and a 16-bit
-/// actor index. That makes an element 64 bytes, a cache line (1.4 MB less
-/// for the trace document than with a whole ``OpId``); the rare key whose
+/// actor index. That makes an element 64 bytes, a cache line; the rare key whose
 /// actor index does not fit is kept by the ``SequenceTree``
 /// (``SequenceTree/forEachInsert(_:)`` reads every key).
 struct SequenceElement: Sendable {

@@ -22,7 +22,7 @@ struct SequenceTree: Sendable {
         /// Whether the leaf's elements are in the arena at ``packedPlace``
         /// rather than in ``elements``. Stored, not computed: a computed
         /// flag brought back copies of the whole tree in the per-keystroke
-        /// read-back (`objdump`: 10 in `readBack`).
+        /// read-back.
         var isPacked = false
         var children: [Int32] = []
         var units: Int = 0

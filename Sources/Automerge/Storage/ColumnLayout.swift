@@ -8,31 +8,20 @@ enum ColumnType: UInt32, Sendable {
     /// How a column of this type is deflated. Rust's flate2 uses zlib's
     /// default, level 6, for every column.
     ///
-    /// ``DeflateEffort/fast`` (saves) trades a little size for time,
-    /// measured on the trace, moby-dick, monday-meeting-notes and the
-    /// oracle documents:
+    /// ``DeflateEffort/fast`` (saves) trades a little size for time:
     /// - Text (strings, raw values) gets level 5: level 6's longer match
-    ///   chains make the text column only 1.4–1.6% smaller (a save ~0.5%:
-    ///   trace 129.4 KB -> 130.1 KB) for 1.6x the time (moby-dick's 1.25 MB
-    ///   of text: 74 ms -> 43 ms of CPU).
-    /// - Delta, group and boolean columns get Huffman codes alone. After
+    ///   chains make text hardly smaller for much more time.
+    /// - Delta, group and boolean columns get Huffman codes alone: after
     ///   delta and run-length coding their bytes rarely repeat, so looking
-    ///   for repeats finds almost nothing: over the 35 delta columns of
-    ///   those documents Huffman alone is 0.1% smaller than level 4 (each
-    ///   column within -5%..+2.5%), groups 2% and booleans 13% smaller, at
-    ///   a third of the time (the trace save's op-id and key counters: 2.8
-    ///   ms -> 1.0 ms of CPU).
-    /// - Actor, uLEB and value-metadata columns get level 4: they do repeat
-    ///   (moby-dick's value metadata is 30% larger without matches), and
-    ///   level 6's deeper search makes them only 0.1–0.4% smaller.
+    ///   for repeats finds almost nothing and costs most of the time.
+    /// - Actor, uLEB and value-metadata columns get level 4: they do
+    ///   repeat, and a deeper search finds little more.
     ///
     /// ``DeflateEffort/small`` (whole documents sent by sync) must come out
-    /// no larger than Rust's level 6, in 64 KiB pieces where Rust writes one
-    /// stream (pieces cost ~0.03%): text at level 8 and everything else at
-    /// 7 makes moby-dick's message 0.4% and the trace's 0.17% smaller than
-    /// Rust's, for ~1.35x the DEFLATE time of ``DeflateEffort/fast``
-    /// (moby-dick's first sync +36 ms); level 6 throughout stays ~0.03%
-    /// above Rust's, and 9 throughout buys 0.07% more for +10 ms.
+    /// no larger than Rust's level 6 although it is cut into pieces where
+    /// Rust writes one stream: text at level 8 and everything else at 7
+    /// does, for a modest cost in time. The sizes and times behind these
+    /// choices: docs/performance.md, "Compression".
     func deflateSetting(_ effort: DeflateEffort) -> Deflate.Setting {
         switch (effort, self) {
         case (.fast, .string), (.fast, .value): return .level(5)

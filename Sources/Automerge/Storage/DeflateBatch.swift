@@ -10,9 +10,8 @@ import Dispatch
 /// raw DEFLATE stream, as pigz writes: any inflater reads it, and matches
 /// across a cut are still found through the dictionary, so it is within a
 /// fraction of a percent of one piece's size. Pieces, not whole columns,
-/// are what balances the cores: a text's characters are most of a save's
-/// compressed bytes (moby-dick's 1.25 MB value column alone took 80 ms at
-/// level 6).
+/// are what balances the cores: a text's characters, in one column, are
+/// most of a save's compressed bytes.
 ///
 /// The bytes depend only on the inputs and their settings, never on how
 /// many threads ran the pieces or in what order: the cuts are at fixed
@@ -21,8 +20,7 @@ extension Deflate {
     /// The length of the independently deflated pieces of a long input.
     static let pieceSize = 64 * 1024
     /// Batches totalling at least this many bytes run on several threads:
-    /// below it, handing work to other threads costs more than it saves
-    /// (zlib manages about 25 MB/s at level 6, so 128 KiB is ~5 ms).
+    /// below it, handing work to other threads costs more than it saves.
     static let concurrencyThreshold = 128 * 1024
 
     /// Compresses each input with its own setting, as raw DEFLATE cut into

@@ -114,7 +114,7 @@ struct OpColumnWriter {
     mutating func appendValues(rawValue: (typeCode: UInt8, bytes: UnsafeBufferPointer<UInt8>), expand isExpand: Bool,
                                markName name: String?) {
         valueMeta.appendValue(UInt64(rawValue.bytes.count) << 4 | UInt64(rawValue.typeCode))
-        // Mostly one byte (a character of text): append(contentsOf:) costs ~90 instructions even then.
+        // Mostly one byte (a character of text), where append(contentsOf:) costs many times append.
         if rawValue.bytes.count == 1 { valueRaw.append(rawValue.bytes[0]) } else { valueRaw.append(contentsOf: rawValue.bytes) }
         appendFlags(expand: isExpand, markName: name)
     }

@@ -49,11 +49,10 @@ enum StorageFile {
 
     /// From this many op rows, the build also runs while the rows are
     /// decoded, fed them as they come (``OpRowFeed``). It saves about the
-    /// decode's time (moby-dick's 1.2M rows: 85 of 260 ms), and costs peak
-    /// memory: the op set is complete while the rebuild of the changes
-    /// holds its work arrays, where it was about half built (texts of 900k
-    /// rows +11%). Below this, where the decode is a few milliseconds, the
-    /// build waits for the decode.
+    /// decode's time, and costs peak memory: the op set is complete while
+    /// the rebuild of the changes holds its work arrays, where it was about
+    /// half built. Below this, where the decode is short, the build waits
+    /// for the decode.
     static let feedThreshold = 200_000
 
     /// Decodes every chunk of `bytes`. Errors carry the index of the chunk

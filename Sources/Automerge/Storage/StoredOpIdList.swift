@@ -3,8 +3,8 @@
 ///
 /// Nearly every op has none or one, so a single id is held inline. As an
 /// array, each deleted character of a loaded document cost a heap block of
-/// its own: some 80,000 blocks for the editing trace, slower to decode, and
-/// about 5 MB of freed heap that glibc kept mapped after the load.
+/// its own: slower to decode, and freed heap that glibc kept mapped after
+/// the load.
 struct StoredOpIdList: Hashable, Sendable {
     private enum Storage: Hashable, Sendable {
         case empty

@@ -7,10 +7,9 @@
 /// A document has an op per character ever typed, and its rows are read
 /// twice on load (to rebuild its changes and to build the op set), then
 /// dropped. As ``StoredOp`` values they were 168 bytes each with a string,
-/// a value and an id list to retain, copy and destroy: moby-dick's 1.2
-/// million rows were 208 MB of fresh memory per load (a fifth of the load
-/// in page faults on these VMs) and destroying them cost as much as
-/// hashing every change. A row is 48 bytes with nothing to destroy, and a
+/// a value and an id list to retain, copy and destroy: fresh memory and
+/// page faults in proportion, and destroying them cost as much as hashing
+/// every change. A row is 48 bytes with nothing to destroy, and a
 /// value stays as its bytes until the op set needs it; the rebuilt changes
 /// copy those bytes as they are (a decoded value re-encodes to the same
 /// bytes: numbers are read strictly, strings must be valid UTF-8; only a

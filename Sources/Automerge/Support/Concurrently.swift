@@ -28,10 +28,9 @@ enum Concurrently {
     /// its own heap, and returns the free memory at the top of a worker's
     /// heap to the system only on a `free` past a trim threshold that grows
     /// with the largest block the process has freed (`malloc_trim` leaves
-    /// it alone). A load that built the document on the calling thread and
-    /// rebuilt its changes on a worker kept the rebuild's freed 5 MB
-    /// resident in 3 of 20 runs (34.6 MB instead of 29.4 for the trace); the
-    /// work that frees the most belongs on the calling thread.
+    /// it alone). A load that rebuilt its changes on a worker sometimes
+    /// kept the rebuild's freed memory resident: the work that frees the
+    /// most belongs on the calling thread.
     /// (`DispatchQueue.concurrentPerform` decides which iterations the
     /// calling thread runs, under load none: `first` then ran on a worker
     /// in up to half the calls.)

@@ -9,14 +9,12 @@ import CSystemHeap
 /// them once the document is built. glibc returns freed memory to the
 /// system only from the top of an arena (a thread's heap), and what a load
 /// keeps is allocated last, above what it frees; memory that work on a
-/// second core freed stays with that core's arena. After loading a
-/// 262k-change history the process held 126 MB of freed heap beside the
-/// 110 MB the document uses, and after the trace document 8 MB beside 17.
-/// `malloc_trim` gives those pages back: about a millisecond after a
-/// document of a few hundred kilobytes, 40 ms after that history (the
-/// pages returned), and tens of microseconds when there is nothing to
-/// return, so it runs only after loads of at least ``loadThreshold``
-/// bytes. Other allocators (Darwin's, musl's) are left alone.
+/// second core freed stays with that core's arena: after a large load the
+/// process could hold about as much freed heap as the document uses.
+/// `malloc_trim` gives those pages back, in time that grows with what it
+/// returns and is negligible when there is nothing to return, so it runs
+/// only after loads of at least ``loadThreshold`` bytes. Other allocators
+/// (Darwin's, musl's) are left alone.
 enum FreedMemory {
     /// The smallest input after whose load the freed heap is returned.
     static let loadThreshold = 64 * 1024

@@ -10,8 +10,7 @@ import Darwin
 ///
 /// The library uses it instead of `NSLock` so that on Linux it needs only
 /// FoundationEssentials (for `Data` and `Date`), not the whole of Foundation
-/// with its ICU data: a process that links Foundation starts with about
-/// 7 MB more resident memory.
+/// with its ICU data, which a process that links it keeps resident.
 final class Lock: @unchecked Sendable {
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

@@ -7,8 +7,7 @@ import GRDBSQLite
 /// SQLite's automatic checkpoint runs inside the commit that lets the log
 /// pass 1,000 pages: it copies the log into the database file and syncs
 /// it while that writer still holds the write lock, so every other write
-/// waits (25-55 ms here for a few megabytes, and a large write makes one
-/// due sooner). Here the commit only counts the log's pages (a WAL hook,
+/// waits (and a large write makes one due sooner). Here the commit only counts the log's pages (a WAL hook,
 /// which replaces the automatic checkpoint), and once the writer has let
 /// the write lock go, a passive checkpoint runs on a connection of its own
 /// while other writes go on: on the thread that wrote, or where the host
