@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 
 /// Something held on a thread of its own (SQLite's writer, a lock) from
-/// creation until ``release()``, or for `limit` at most, to show that code
+/// creation until ``release()``, or for `limit` at most (long enough for a
+/// loaded CI machine to do what the test does meanwhile), to show that code
 /// which must wait for it does not hold Swift's cooperative threads while
 /// it waits: had it held them, the test could not have reached
 /// ``release()`` before the holder gave up.
@@ -14,7 +15,7 @@ public final class HeldResource: Sendable {
     /// Runs `hold` on a new thread and returns once it holds: `hold` takes
     /// the resource, calls the function it is given (which returns once
     /// released, or after `limit`), and then lets the resource go.
-    public init(limit: DispatchTimeInterval = .seconds(10), _ hold: @escaping @Sendable (_ wait: () -> Void) -> Void) {
+    public init(limit: DispatchTimeInterval = .seconds(60), _ hold: @escaping @Sendable (_ wait: () -> Void) -> Void) {
         let holding = DispatchSemaphore(value: 0)
         Thread.detachNewThread { [released, finished, gaveUp] in
             hold {

@@ -200,6 +200,25 @@ extension Document {
         }
     }
 
+    /// Whether the changes not reachable from `heads` form one line: each
+    /// has at most one dependency, and the document has one head. Only where
+    /// history forked can a key have concurrent values, so a document that
+    /// had none at `heads` has none now when this holds.
+    /// - Throws: ``AutomergeError`` for heads the document does not have.
+    @_spi(Storage)
+    public func isLinear(since heads: Set<ChangeHash>) throws -> Bool {
+        try locked { state throws(AutomergeError) in
+            state.commit()
+            let missing = state.history.missing(heads)
+            guard missing.isEmpty else { throw .unknownHeads(missing) }
+            let history = state.history
+            guard history.heads.count <= 1 else { return false }
+            return history.indices(notReachableFrom: heads).allSatisfy {
+                history.records[$0].dependencyCount <= 1
+            }
+        }
+    }
+
     /// Applies change chunks (or a saved document) received from another
     /// peer. All or nothing: if the bytes do not decode or any change is
     /// refused, the document stays as it was.

@@ -33,7 +33,7 @@ struct PreparedWrite {
         revId = RevisionId.make(encodedHeads: encodedHeads, generation: Int(generation))
         view = try StoredView(of: document)
         body = try view.stored
-        conflicted = try heads.count > 1 && ConflictScan.hasConflicts(document)
+        conflicted = try !document.isLinear(since: []) && ConflictScan.hasConflicts(document)
         attachments = try Self.attachments(of: document, view: view, conflicted: conflicted)
         bytes = try document.encodeChangesSince(heads: [])
         isSnapshot = true
@@ -49,7 +49,7 @@ struct PreparedWrite {
         revId = RevisionId.make(encodedHeads: encodedHeads, generation: Int(generation))
         view = try StoredView(of: document)
         body = try view.stored
-        conflicted = try (row.conflicted || heads.count > 1) && ConflictScan.hasConflicts(document)
+        conflicted = try (row.conflicted || !document.isLinear(since: previousHeads)) && ConflictScan.hasConflicts(document)
         attachments = try Self.attachments(of: document, view: view, conflicted: conflicted)
         isSnapshot = Datastore.compacts(row, adding: chunk.count)
         bytes = isSnapshot ? document.save() : chunk

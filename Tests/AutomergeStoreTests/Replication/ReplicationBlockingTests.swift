@@ -5,7 +5,7 @@ import Testing
 
 /// A replication's store calls and pipe writes block; they run on queues of
 /// their own, never on Swift's cooperative threads.
-@Suite("Replication: blocking calls off the cooperative pool")
+@Suite("Replication: blocking calls off the cooperative pool", .ownThread)
 struct ReplicationBlockingTests {
     @Test("while SQLite's writer is held elsewhere, more pulls than cores wait for it without holding a cooperative thread; once it is free they complete")
     func pullsWaitingForTheWriter() async throws {
@@ -25,8 +25,9 @@ struct ReplicationBlockingTests {
                 try await group.waitForAll()
             }
         }
-        // Long enough for every pull to reach the writer; a pool they held could not run this sleep's end.
+        // Long enough for every pull to reach the writer (this test's own thread sleeps, not the pool's).
         try await Task.sleep(for: .milliseconds(300))
+        await Task.detached {}.value  // a task on the pool the pulls run on: it runs only if they left threads free
         #expect(await writer.release(), "the pulls held cooperative threads while waiting for the writer")
         try await pulls.value
         for index in sources.indices {

@@ -130,6 +130,38 @@ struct ReplicationTests {
         }
     }
 
+    @Test("a conflict that arrives under a later edit (one head) is still a conflict: listed, and both attachments' bytes survive a compaction")
+    func conflictUnderOneHead() async throws {
+        let store = try TemporaryStore()
+        let a = try store.datastore("a"), b = try store.datastore("b")
+        let inserted = try store.datastore("inserted"), updated = try store.datastore("updated")
+        var digests: [AttachmentDigest] = []
+        for (side, text) in [(a, "from a"), (b, "from b")] {
+            let rev = DocumentRevision(docId: "doc")
+            rev.body = ["k": 1]
+            let data = Data(text.utf8)
+            rev.attachments["shared"] = UnsavedDataAttachment(data: data, name: "shared", type: "text/plain")
+            try side.createDocumentFromRevision(rev)
+            digests.append(AttachmentDigest(digest: BlobStore.digest(of: data), length: Int64(data.count)))
+        }
+        try await replicate(updated, with: a, direction: .pull)  // a's version alone: no conflict yet
+        #expect(try updated.getConflictedDocumentIds().isEmpty)
+        try await replicate(a, with: b)
+        // An edit of another field on a: one head again, the attachment still conflicted.
+        let merged = try a.getDocumentWithId("doc")
+        merged.body["k"] = 2
+        try a.updateDocumentFromRevision(merged)
+        #expect(try a.getDocumentWithId("doc").automergeDocument().heads().count == 1)
+
+        try await replicate(inserted, with: a, direction: .pull)  // a new document: an insert
+        try await replicate(updated, with: a, direction: .pull)   // changes with a merge among them: an update
+        for side in [inserted, updated] {
+            #expect(try side.getConflictedDocumentIds() == ["doc"])
+            _ = try side.compact()
+            #expect(digests.allSatisfy(side.holdsBlob), "a compaction removed the bytes of the value a conflict hides")
+        }
+    }
+
     @Test("a replicator goes pending, started, complete; reports progress to its delegate and event streams")
     func statesAndProgress() async throws {
         let store = try TemporaryStore()

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 import AutomergeTestSupport
-@testable import Automerge
+@_spi(Storage) @testable import Automerge
 
 // `ChangeGraph.indices(notReachableFrom:)` answers "which changes does a
 // peer at these heads lack" for sync messages and `encodeChangesSince`. It
@@ -130,5 +130,31 @@ struct ChangeGraphTests {
         let forked = fork.records[10]
         #expect(Array(fork.bytes(of: forked)) == Self.chunk(11))
         for index in 0..<10 { Self.expectStored(fork, index, dependencies: index == 0 ? [] : [index - 1]) }
+    }
+
+    @Test("isLinear(since:): true for one line of edits since the heads, false once history forks, until a line follows a merge")
+    func linearSince() throws {
+        let doc = Document()
+        try doc.put(obj: .ROOT, key: "k", value: .Int(1))
+        doc.commitWith()
+        let start = doc.heads()
+        #expect(try doc.isLinear(since: []))
+        let fork = doc.fork()
+        try doc.put(obj: .ROOT, key: "k", value: .Int(2))
+        try fork.put(obj: .ROOT, key: "k", value: .Int(3))
+        doc.commitWith()
+        fork.commitWith()
+        #expect(try fork.isLinear(since: start))
+        try doc.merge(other: fork)
+        #expect(try !doc.isLinear(since: start), "two heads")
+        try doc.put(obj: .ROOT, key: "other", value: .Int(4))
+        doc.commitWith()
+        #expect(doc.heads().count == 1)
+        #expect(try !doc.isLinear(since: start), "a merge among the changes since")
+        #expect(try !doc.isLinear(since: []))
+        let merged = doc.heads()
+        try doc.put(obj: .ROOT, key: "other", value: .Int(5))
+        #expect(try doc.isLinear(since: merged))
+        #expect(throws: AutomergeError.self) { try doc.isLinear(since: fork.heads().union(Set([ChangeHash(hexString: String(repeating: "ab", count: 32))!]))) }
     }
 }
