@@ -149,7 +149,7 @@ struct DocumentState: Sendable {
     /// The change `transaction` makes, with its ops read back from the op set.
     private func change(of transaction: Transaction, message: String?, time: Int64) -> PendingChange {
         var rows = ChangeCodec.RowWriter(mentioning: transaction.mentionedActors, author: transaction.actor, actors: ops.actors)
-        ops.readBack(transaction, into: &rows)
+        transaction.readBack(from: ops, into: &rows)
         let (header, maxOp, encoded) = rows.finish(
             sequence: transaction.sequence, startOp: transaction.startOp, dependencies: transaction.dependencies,
             time: time, message: message)

@@ -6,7 +6,7 @@
 /// held a full 96-byte ``ChangeOp`` per op, the op set's copy beside it:
 /// fresh pages for every op typed, and the copy's strings retained and
 /// released once more. The commit reads
-/// the ops back from the op set (``OpSet/readBack(_:into:)``).
+/// the ops back from the op set (``readBack(from:into:)``).
 struct Transaction: Sendable {
     let actor: UInt32
     let sequence: UInt64

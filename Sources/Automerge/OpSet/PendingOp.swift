@@ -1,4 +1,4 @@
-/// One op of an open transaction (see ``Transaction``): where the op set
+/// One op of an open transaction: where the op set
 /// holds it, which is all the commit needs to read it back. The op set
 /// never removes an op, so the place stays valid until the commit.
 struct PendingOp: Sendable {
@@ -24,7 +24,7 @@ struct PendingOp: Sendable {
 extension OpSet {
     /// Where the last op read back was, so that the next one, usually
     /// beside it (typing, deleting a run), is found without the id index.
-    fileprivate struct ReadBackCursor {
+    struct ReadBackCursor {
         fileprivate var object = -1
         fileprivate var location: SequenceTree.Location?
 
@@ -36,31 +36,12 @@ extension OpSet {
         }
     }
 
-    /// Hands each op of `transaction` to `sink`, read back, in order.
-    func readBack(_ transaction: Transaction, into sink: inout some TransactionOpSink) {
-        var cursor = ReadBackCursor()
-        // One array, emptied for each op, holds its predecessors: a fresh
-        // one per delete was a malloc and a free each.
-        var predecessors: [OpId] = []
-        var counter = UInt32(transaction.startOp)
-        var position = 0
-        for chunk in transaction.ops.chunks {
-            for pending in chunk {
-                readBack(pending, id: OpId(counter: counter, actor: transaction.actor), into: &sink,
-                         known: transaction.predecessors[position], predecessors: &predecessors, cursor: &cursor)
-                position += 1
-                // Wrapping: after an op with the last counter (2^32 - 1) there is no next.
-                counter &+= 1
-            }
-        }
-    }
-
     /// Reads back the transaction op `id` from where it was applied: its
     /// fields from its stored form (an element for an insert, an op among
     /// a key's or an element's ops otherwise), read in place, and its
     /// predecessors from the ops that hold it as a successor (exactly the
     /// ops it overwrote), in op id order.
-    private func readBack(_ pending: PendingOp, id: OpId, into sink: inout some TransactionOpSink, known: [OpId]?,
+    func readBack(_ pending: PendingOp, id: OpId, into sink: inout some TransactionOpSink, known: [OpId]?,
                           predecessors: inout [OpId], cursor: inout ReadBackCursor) {
         predecessors.removeAll(keepingCapacity: true)
         if let known {
@@ -151,7 +132,7 @@ extension OpSet {
 }
 
 /// What receives the ops of a transaction read back from the op set
-/// (``OpSet/readBack(_:into:)``), one op's fields at a time: the commit's
+/// (``OpSet/readBack(_:id:into:known:predecessors:cursor:)``), one op's fields at a time: the commit's
 /// row writer (tests collect ``ChangeOp`` values).
 protocol TransactionOpSink {
     mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,

@@ -65,7 +65,7 @@ extension Document {
     var pendingOps: [String] {
         locked { state in
             var pending = ChangeOpList()
-            if let transaction = state.transaction { state.ops.readBack(transaction, into: &pending) }
+            if let transaction = state.transaction { transaction.readBack(from: state.ops, into: &pending) }
             return pending.ops.map { state.render($0) }
         }
     }

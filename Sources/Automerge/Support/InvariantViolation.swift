@@ -1,5 +1,6 @@
-/// The facts that the op set's structures keep between operations, which
-/// their fast paths rely on without checking. ``OpSet/checkInvariants()``
+/// The facts that the library's structures (the op set's, Support's
+/// tables) keep between operations, which their fast paths rely on
+/// without checking. ``OpSet/checkInvariants()``
 /// verifies them all; a test names the one it expects broken.
 enum Invariant: String, Sendable {
     // MARK: Sequence trees
