@@ -24,7 +24,7 @@ struct PendingOp: Sendable {
 extension OpSet {
     /// Where the last op read back was, so that the next one, usually
     /// beside it (typing, deleting a run), is found without the id index.
-    struct ReadBackCursor {
+    fileprivate struct ReadBackCursor {
         fileprivate var object = -1
         fileprivate var location: SequenceTree.Location?
 
@@ -36,12 +36,34 @@ extension OpSet {
         }
     }
 
+    /// Hands each op of `pending` to `sink`, read back, in order: the ops
+    /// of a transaction whose first op has counter `startOp` and whose
+    /// author is `actor`, with the predecessors already known by position.
+    func readBack(_ pending: ChunkedList<PendingOp>, startOp: UInt64, actor: UInt32, knownPredecessors: [Int: [OpId]],
+                  into sink: inout some TransactionOpSink) {
+        var cursor = ReadBackCursor()
+        // One array, emptied for each op, holds its predecessors: a fresh
+        // one per delete was a malloc and a free each.
+        var predecessors: [OpId] = []
+        var counter = UInt32(startOp)
+        var position = 0
+        for chunk in pending.chunks {
+            for op in chunk {
+                readBack(op, id: OpId(counter: counter, actor: actor), into: &sink,
+                         known: knownPredecessors[position], predecessors: &predecessors, cursor: &cursor)
+                position += 1
+                // Wrapping: after an op with the last counter (2^32 - 1) there is no next.
+                counter &+= 1
+            }
+        }
+    }
+
     /// Reads back the transaction op `id` from where it was applied: its
     /// fields from its stored form (an element for an insert, an op among
     /// a key's or an element's ops otherwise), read in place, and its
     /// predecessors from the ops that hold it as a successor (exactly the
     /// ops it overwrote), in op id order.
-    func readBack(_ pending: PendingOp, id: OpId, into sink: inout some TransactionOpSink, known: [OpId]?,
+    private func readBack(_ pending: PendingOp, id: OpId, into sink: inout some TransactionOpSink, known: [OpId]?,
                           predecessors: inout [OpId], cursor: inout ReadBackCursor) {
         predecessors.removeAll(keepingCapacity: true)
         if let known {
@@ -132,7 +154,7 @@ extension OpSet {
 }
 
 /// What receives the ops of a transaction read back from the op set
-/// (``OpSet/readBack(_:id:into:known:predecessors:cursor:)``), one op's fields at a time: the commit's
+/// (``OpSet/readBack(_:startOp:actor:knownPredecessors:into:)``), one op's fields at a time: the commit's
 /// row writer (tests collect ``ChangeOp`` values).
 protocol TransactionOpSink {
     mutating func take(id: OpId, object: OpId, key: OpKey, insert: Bool, action: OpAction, value: borrowing Primitive,
