@@ -113,15 +113,7 @@ struct ReplicationTests {
     func concurrentAttachmentsKeepBothBlobs() async throws {
         let store = try TemporaryStore()
         let a = try store.datastore("a"), b = try store.datastore("b")
-        var digests: [AttachmentDigest] = []
-        for (side, text) in [(a, "from a"), (b, "from b")] {
-            let rev = DocumentRevision(docId: "doc")
-            rev.body = ["k": 1]
-            let data = Data(text.utf8)
-            rev.attachments["shared"] = UnsavedDataAttachment(data: data, name: "shared", type: "text/plain")
-            try side.createDocumentFromRevision(rev)
-            digests.append(AttachmentDigest(digest: BlobStore.digest(of: data), length: Int64(data.count)))
-        }
+        let digests = try createConcurrentAttachments(in: a, b)
         try await replicate(a, with: b)
         for side in [a, b] {
             #expect(try side.getDocumentWithId("doc").attachments["shared"]?.dataFromAttachmentContent() != nil)
@@ -135,15 +127,7 @@ struct ReplicationTests {
         let store = try TemporaryStore()
         let a = try store.datastore("a"), b = try store.datastore("b")
         let inserted = try store.datastore("inserted"), updated = try store.datastore("updated")
-        var digests: [AttachmentDigest] = []
-        for (side, text) in [(a, "from a"), (b, "from b")] {
-            let rev = DocumentRevision(docId: "doc")
-            rev.body = ["k": 1]
-            let data = Data(text.utf8)
-            rev.attachments["shared"] = UnsavedDataAttachment(data: data, name: "shared", type: "text/plain")
-            try side.createDocumentFromRevision(rev)
-            digests.append(AttachmentDigest(digest: BlobStore.digest(of: data), length: Int64(data.count)))
-        }
+        let digests = try createConcurrentAttachments(in: a, b)
         try await replicate(updated, with: a, direction: .pull)  // a's version alone: no conflict yet
         #expect(try updated.getConflictedDocumentIds().isEmpty)
         try await replicate(a, with: b)
@@ -252,4 +236,18 @@ func waitUntil(_ condition: () throws -> Bool) async throws {
         try await Task.sleep(for: .milliseconds(10))
     }
     Issue.record("timed out waiting")
+}
+
+/// Creates document "doc" in `a` and in `b` apart, each with its own
+/// bytes under the attachment name "shared" (a conflict once they
+/// replicate); returns the two attachments' digests.
+private func createConcurrentAttachments(in a: Datastore, _ b: Datastore) throws -> [AttachmentDigest] {
+    try [(a, "from a"), (b, "from b")].map { side, text in
+        let rev = DocumentRevision(docId: "doc")
+        rev.body = ["k": 1]
+        let data = Data(text.utf8)
+        rev.attachments["shared"] = UnsavedDataAttachment(data: data, name: "shared", type: "text/plain")
+        try side.createDocumentFromRevision(rev)
+        return AttachmentDigest(digest: BlobStore.digest(of: data), length: Int64(data.count))
+    }
 }
