@@ -18,7 +18,7 @@ struct ClientStorageTests {
         let knownId = DocumentId.random()
         try datastore.storeAutomergeDocument(known, docId: knownId.description)
 
-        let writer = HeldResource { wait in try? datastore.database.writeWithoutTransaction { _ in wait() } }
+        let writer = HeldResource { wait in datastore.database.writeWithoutTransaction { _ in wait() } }
         let clients = (0..<(ProcessInfo.processInfo.activeProcessorCount * 2 + 2)).map { _ in
             loopbackClient(url: "ws://127.0.0.1:1", storage: datastore)  // no server: the clients work offline
         }

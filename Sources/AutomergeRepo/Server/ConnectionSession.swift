@@ -17,6 +17,8 @@ struct ConnectionSession {
     let meter: InboundMeter
     let outbox: Outbox
     let maximumMessageSize: Int
+    /// The largest ephemeral message relayed: larger ones are dropped as they arrive.
+    let maximumEphemeralSize: Int
 
     /// Serves the connection until it ends.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
@@ -77,18 +79,24 @@ struct ConnectionSession {
     private func read(_ inbound: WebSocketInboundStream, from id: ConnectionId,
                       into queue: AsyncStream<InboundMessage>.Continuation, backlog: Backlog) async
     {
-        var assembler = MessageAssembler(maximumSize: maximumMessageSize)
+        var assembler = MessageAssembler(maximumSize: maximumMessageSize, maximumEphemeralSize: maximumEphemeralSize)
         do {
             for try await frame in inbound {
-                guard let message = try assembler.add(frame) else {
+                guard let completed = try assembler.add(frame) else {
                     backlog.partial(true)
                     continue
                 }
                 backlog.partial(false)
                 meter.messageCompleted()
-                backlog.queued()
-                queue.yield(message)
-                if case .text = message { return }
+                switch completed {
+                case .droppedEphemeral(let size):
+                    meter.handled(size, idle: backlog.isIdle)
+                    hub.droppedEphemeral(size: size, from: id)
+                case .message(let message):
+                    backlog.queued()
+                    queue.yield(message)
+                    if case .text = message { return }
+                }
             }
         } catch let error as MessageAssembler.TooLarge {
             await hub.refuse(id, "\(error)")

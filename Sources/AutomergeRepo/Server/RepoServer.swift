@@ -193,9 +193,11 @@ public final class RepoServer: Service, Sendable {
     /// close handshake would wait behind the unread bytes.
     private func serve(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, on channel: any Channel) async {
         guard let meter = registry.meter(of: channel) else { return }  // closed before it was upgraded
+        await FrameUnmasker.install(on: channel)
         let outbox = Outbox(limit: configuration.maximumQueuedBytes, budget: outboundBudget) { channel.close(promise: nil) }
         await ConnectionSession(hub: hub, channel: channel, meter: meter, outbox: outbox,
-                                maximumMessageSize: configuration.maximumMessageSize)
+                                maximumMessageSize: configuration.maximumMessageSize,
+                                maximumEphemeralSize: configuration.maximumEphemeralMessageSize)
             .run(inbound: inbound, outbound: outbound)
     }
 }
