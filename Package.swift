@@ -42,6 +42,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CSystemHeap", path: "Sources/CSystemHeap"),
+        .systemLibrary(name: "CThreadScheduling", path: "Sources/CThreadScheduling"),
         .target(
             name: "Automerge",
             dependencies: [
@@ -106,6 +107,7 @@ let package = Package(
             name: "AutomergeCLI",
             dependencies: [
                 "AutomergeCommandSupport",
+                "CThreadScheduling",
                 "Automerge",
                 "AutomergeConformance",
                 "AutomergeStore",
