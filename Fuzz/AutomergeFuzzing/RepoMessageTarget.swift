@@ -102,7 +102,17 @@ enum RepoMessageTarget {
 
     // MARK: Messages
 
+    /// `RepoMessage.isEphemeral(prefix:)` on the input, checked to say yes
+    /// for its first half only if it says yes for the whole.
+    static func peekedEphemeral(_ bytes: [UInt8]) throws(FuzzFailure) -> Bool {
+        let whole = bytes.withUnsafeBytes { RepoMessage.isEphemeral(prefix: $0) }
+        let half = bytes.withUnsafeBytes { RepoMessage.isEphemeral(prefix: UnsafeRawBufferPointer(rebasing: $0.prefix($0.count / 2))) }
+        try Check.that(!half || whole, "repo-message: the first half of the input peeked as ephemeral, the whole not")
+        return whole
+    }
+
     static func decodedMessage(_ bytes: [UInt8], item: Result<WireItem, CBORError>) throws(FuzzFailure) {
+        let peeked = try peekedEphemeral(bytes)
         let message: RepoMessage
         do { message = try RepoMessage(decoding: bytes) } catch {
             _ = String(describing: error)
@@ -126,6 +136,12 @@ enum RepoMessageTarget {
         }
         try checkSizeLimit(bytes, .success(message))
         try checkType(message, input)
+        let isEphemeral = if case .ephemeral = message { true } else { false }
+        try Check.that(!peeked || isEphemeral, "repo-message: a \(message.type) message peeked as ephemeral")
+        if isEphemeral {
+            try Check.that(message.encoded().withUnsafeBytes { RepoMessage.isEphemeral(prefix: $0) },
+                           "repo-message: an encoded ephemeral message not peeked as one")
+        }
 
         let encoded = message.encoded()
         let again: RepoMessage
