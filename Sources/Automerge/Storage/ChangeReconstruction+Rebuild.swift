@@ -33,8 +33,8 @@ extension ChangeReconstruction {
         /// The change hashes in row order, for the dependencies and the heads.
         private(set) var hashes = [ChangeHash]()
 
-        /// Checks what the steps rely on: a valid change graph, and
-        /// successor positions that fit in 32 bits.
+        /// Checks what the steps rely on: successor positions that fit in
+        /// 32 bits (the change graph was checked by the decode).
         @inline(__always)
         init(
             _ document: StoredDocument, ops: UnsafeBufferPointer<StoredOpRows.Row>,
@@ -45,7 +45,8 @@ extension ChangeReconstruction {
             self.groupIds = groupIds
             self.valueBytes = valueBytes
             actorCount = document.actors.count
-            try DocumentChangeColumns.validateGraph(document.changes, actorCount: actorCount)
+            // The change graph was checked once, by DocumentChunk.decode
+            // (DocumentChangeColumns.validateGraph), which makes every stored document.
             // Successor and predecessor positions are kept in 32 bits.
             guard groupIds.count < Int(Int32.max) else { throw .tooManyRows(column: "successors", limit: Int(Int32.max) - 1) }
         }
@@ -170,7 +171,7 @@ extension ChangeReconstruction {
             var actorStart = [Int](repeating: 0, count: actorCount + 1)
             var changesByActor = [Int](repeating: 0, count: document.changes.count)
             var maxOpsByActor = [UInt64](repeating: 0, count: document.changes.count)
-            // (validateGraph has checked every change's actor index.)
+            // (The decode checked every change's actor index.)
             let maxOps = document.changes.withUnsafeBufferPointer { changes -> [UInt64] in
                 for index in changes.indices { actorStart[changes[index].actor + 1] += 1 }
                 for actor in 0..<actorCount { actorStart[actor + 1] += actorStart[actor] }

@@ -177,19 +177,17 @@ enum DocumentChangeColumns {
     /// The change-graph rules Rust checks on load: each actor's changes are
     /// numbered 1, 2, 3... in row order, and a change's maxOp is at least
     /// that of the actor's previous change and of each of its dependencies.
-    static func validateGraph(_ rows: [StoredChangeMetadata], actorCount: Int) throws(LoadError) {
+    /// `rows` are ``decode(_:actorCount:rowLimit:)``'s, whose loop checked
+    /// that each actor index is below `actorCount` and each dependency names
+    /// an earlier row (asserted again in debug builds).
+    private static func validateGraph(_ rows: [StoredChangeMetadata], actorCount: Int) throws(LoadError) {
         // Rows are read in place: a copy of each retained its arrays and strings.
         try rows.withUnsafeBufferPointer { rows throws(LoadError) in
             var lastSeq = [UInt64](repeating: 0, count: actorCount)
             var lastMaxOp = [UInt64](repeating: 0, count: actorCount)
             for index in rows.indices {
                 let actor = rows[index].actor, sequence = rows[index].sequence, maxOp = rows[index].maxOp
-                guard actor >= 0 && actor < actorCount else {
-                    throw .actorIndexOutOfRange(column: "change actor", row: index, index: UInt64(clamping: actor))
-                }
-                for dep in rows[index].dependencies where dep < 0 || dep >= index {
-                    throw .dependencyOutOfRange(row: index, index: UInt64(clamping: dep))
-                }
+                assert(actor >= 0 && actor < actorCount && rows[index].dependencies.allSatisfy { $0 >= 0 && $0 < index })
                 guard sequence < UInt64.max && sequence == lastSeq[actor] + 1 else { throw .changesOutOfOrder(row: index) }
                 lastSeq[actor] = sequence
                 guard maxOp >= lastMaxOp[actor] else { throw .incorrectMaxOp(row: index) }
