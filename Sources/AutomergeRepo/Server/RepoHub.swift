@@ -335,13 +335,13 @@ actor RepoHub {
         }
     }
 
-    /// Relays an ephemeral message to the document's other followers, once
-    /// per session and count (a lower or equal count is a repeat).
     /// An ephemeral message too large to relay, dropped before it was decoded.
     nonisolated func droppedEphemeral(size: Int, from id: ConnectionId) {
         logger.debug("ephemeral message dropped: too large", metadata: ["connection": "\(id)", "bytes": "\(size)"])
     }
 
+    /// Relays an ephemeral message to the document's other followers, once
+    /// per session and count (a lower or equal count is a repeat).
     private func relayEphemeral(sender: PeerId, count: UInt64, session: String, document: DocumentId, data: [UInt8],
                                 from connection: HubConnection)
     {
