@@ -138,12 +138,12 @@ enum RepoMessageTarget {
         try checkType(message, input)
         let isEphemeral = if case .ephemeral = message { true } else { false }
         try Check.that(!peeked || isEphemeral, "repo-message: a \(message.type) message peeked as ephemeral")
-        if isEphemeral {
-            try Check.that(message.encoded().withUnsafeBytes { RepoMessage.isEphemeral(prefix: $0) },
-                           "repo-message: an encoded ephemeral message not peeked as one")
-        }
 
         let encoded = message.encoded()
+        if isEphemeral {
+            try Check.that(encoded.withUnsafeBytes { RepoMessage.isEphemeral(prefix: $0) },
+                           "repo-message: an encoded ephemeral message not peeked as one")
+        }
         let again: RepoMessage
         do { again = try RepoMessage(decoding: encoded) } catch {
             throw FuzzFailure("repo-message: a decoded message's encoded() form does not decode: \(error)")
